@@ -1,0 +1,39 @@
+import Foundation
+
+/// How a Gatehouse server runs: where it listens, where it stores, how long tokens live.
+///
+/// Every value has a working default, so `GatehouseConfiguration()` is seed 000's server on
+/// `127.0.0.1:8080` with `./gatehouse.sqlite`.
+public struct GatehouseConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    /// The port; 0 picks a free one (tests, benchmarks).
+    public var port: Int = 8080
+    /// The SQLite file, or `":memory:"`.
+    public var databasePath: String = "gatehouse.sqlite"
+    /// The ES256 key file; by default next to the database. Ignored for `":memory:"`.
+    public var signingKeyPath: String?
+    /// The `iss` claim of access tokens.
+    public var issuer: String = "gatehouse"
+    /// The `aud` claim of access tokens.
+    public var audience: String = "gatehouse"
+    /// Access token lifetime in seconds (seed 000 Q2: 15 minutes).
+    public var accessTokenLifetime: Int = 15 * 60
+    /// Absolute session (refresh token) lifetime in seconds (seed 000 Q2: 7 days).
+    public var refreshTokenLifetime: Int = 7 * 24 * 3600
+    /// Seconds after a rotation during which the old refresh token still yields its successor.
+    public var refreshReuseGrace: Int = 10
+    /// The cost of password hashes.
+    public var argon2: Argon2Parameters = .owasp
+    /// Whether to log each request's method, path and status.
+    public var logRequests: Bool = true
+    /// The clock every expiry is measured against; injected so tests can move time.
+    public var clock: @Sendable () -> Date = { Date() }
+
+    public init() {}
+
+    /// Where the signing key lives, or `nil` when it is kept only in memory.
+    var resolvedSigningKeyPath: String? {
+        if let signingKeyPath { return signingKeyPath }
+        return databasePath == ":memory:" ? nil : databasePath + ".signing-key.pem"
+    }
+}

@@ -1,0 +1,42 @@
+/// The body of `POST /api/auth/login` (seed 000 C2).
+struct LoginRequest: Decodable {
+    let email: String
+    let password: String
+}
+
+/// The body of `POST /api/auth/refresh`.
+struct RefreshRequest: Decodable {
+    let refreshToken: String
+
+    enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+}
+
+/// The optional body of `POST /api/auth/logout`; `?scope=` takes precedence.
+struct LogoutRequest: Decodable {
+    let scope: String?
+}
+
+/// A user as the API returns it.
+public struct UserProfile: Codable, Sendable, Equatable {
+    public var id: String
+    public var email: String
+    public var name: String
+}
+
+/// A token response (seed 000 C2), sent with `Cache-Control: no-store`.
+public struct TokenGrant: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String
+    public var tokenType = "Bearer"
+    /// Seconds until the access token expires.
+    public var expiresIn: Int
+    public var user: UserProfile
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case user
+    }
+}

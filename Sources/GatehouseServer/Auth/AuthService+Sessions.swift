@@ -1,0 +1,45 @@
+import Foundation
+
+/// Which sessions a logout ends (the same scopes as Supabase Auth).
+public enum LogoutScope: String, Sendable, CaseIterable {
+    /// Only the session of the presented token (seed 001 US3.4: this device only).
+    case local
+    /// Every session of the user.
+    case global
+    /// Every session of the user except the presented one.
+    case others
+}
+
+/// Who a valid access token belongs to.
+struct Principal: Sendable {
+    let user: UserRecord
+    let session: SessionRecord
+}
+
+extension AuthService {
+    /// The user and session of an access token that is valid now and whose session is live.
+    func authenticate(accessToken: String) async throws -> Principal {
+        let claims = try await tokens.verify(accessToken, now: now)
+        guard let session = try await sessions.session(id: claims.sid), session.revokedAt == nil,
+              now < session.expiresAt, session.userID == claims.sub.value
+        else { throw APIError.invalidToken("The session has ended") }
+        guard let user = try await users.user(id: session.userID), user.lockedAt == nil,
+              user.passwordChangedAt <= session.createdAt
+        else { throw APIError.invalidToken("The session has ended") }
+        return Principal(user: user, session: session)
+    }
+
+    /// Ends sessions of the token's user according to `scope`.
+    func logout(_ principal: Principal, scope: LogoutScope) async throws {
+        let reason = "logout_\(scope.rawValue)"
+        switch scope {
+        case .local:
+            try await sessions.revokeSession(id: principal.session.id, at: now, reason: reason)
+        case .global:
+            _ = try await sessions.revokeSessions(userID: principal.user.id, keeping: nil, at: now, reason: reason)
+        case .others:
+            _ = try await sessions.revokeSessions(userID: principal.user.id, keeping: principal.session.id, at: now, reason: reason)
+        }
+        logger.info("Logout", metadata: ["user.id": "\(principal.user.id)", "scope": "\(scope.rawValue)"])
+    }
+}

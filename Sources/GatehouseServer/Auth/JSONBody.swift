@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Strict JSON request bodies and `no-store` JSON responses.
+///
+/// Decoding errors become ``APIError/invalidRequest(_:)`` naming the offending key but never
+/// quoting its value, which could be a password.
+enum JSONBody {
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        } catch is NIOTooManyBytesError {
+            throw APIError.invalidRequest("The request body must be at most \(context.maxUploadSize) bytes")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw APIError.invalidRequest("\(key.stringValue) is required")
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            let key = context.codingPath.last?.stringValue ?? "body"
+            throw APIError.invalidRequest(key == "body" ? "The body must be a JSON object" : "\(key) must be a string")
+        } catch {
+            throw APIError.invalidRequest("The body must be a JSON object")
+        }
+    }
+
+    /// Like ``decode(_:from:context:)``, but an empty body is `nil` rather than an error.
+    static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T? {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        guard buffer.readableBytes > 0 else { return nil }
+        return try await decode(type, from: request, context: context)
+    }
+
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONEncoder().encode(value)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}

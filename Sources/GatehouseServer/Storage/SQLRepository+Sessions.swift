@@ -1,0 +1,99 @@
+import Foundation
+import SQLKit
+
+extension SQLRepository: SessionRepository {
+    struct SessionRow: Codable {
+        var id: String
+        var userId: String
+        var createdAt: Int64
+        var expiresAt: Int64
+        var revokedAt: Int64?
+        var revokedReason: String?
+
+        var record: SessionRecord {
+            SessionRecord(
+                id: id, userID: userId, createdAt: Date(milliseconds: createdAt),
+                expiresAt: Date(milliseconds: expiresAt), revokedAt: revokedAt.map(Date.init(milliseconds:)),
+                revokedReason: revokedReason
+            )
+        }
+    }
+
+    struct RefreshTokenRow: Codable {
+        var tokenHash: String
+        var sessionId: String
+        var createdAt: Int64
+        var rotatedAt: Int64?
+        var sealedSuccessor: String?
+
+        var record: RefreshTokenRecord {
+            RefreshTokenRecord(
+                tokenHash: tokenHash, sessionID: sessionId, createdAt: Date(milliseconds: createdAt),
+                rotatedAt: rotatedAt.map(Date.init(milliseconds:)), sealedSuccessor: sealedSuccessor
+            )
+        }
+    }
+
+    public func createSession(_ session: SessionRecord) async throws {
+        let row = SessionRow(
+            id: session.id, userId: session.userID, createdAt: session.createdAt.milliseconds,
+            expiresAt: session.expiresAt.milliseconds, revokedAt: session.revokedAt?.milliseconds,
+            revokedReason: session.revokedReason
+        )
+        try await database.insert(into: "sessions").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+    }
+
+    public func session(id: String) async throws -> SessionRecord? {
+        try await database.select().column("*").from("sessions").where("id", .equal, id)
+            .first(decoding: SessionRow.self, keyDecodingStrategy: .convertFromSnakeCase)?
+            .record
+    }
+
+    public func revokeSessions(userID: String, keeping: String?, at date: Date, reason: String) async throws -> Int {
+        var query = database.update("sessions")
+            .set("revoked_at", to: date.milliseconds)
+            .set("revoked_reason", to: reason)
+            .where("user_id", .equal, userID)
+            .where("revoked_at", .is, SQLLiteral.null)
+        if let keeping { query = query.where("id", .notEqual, keeping) }
+        return try await query.returning("id").all().count
+    }
+
+    public func revokeSession(id: String, at date: Date, reason: String) async throws {
+        try await database.update("sessions")
+            .set("revoked_at", to: date.milliseconds)
+            .set("revoked_reason", to: reason)
+            .where("id", .equal, id)
+            .where("revoked_at", .is, SQLLiteral.null)
+            .run()
+    }
+
+    public func insertRefreshToken(_ token: RefreshTokenRecord) async throws {
+        let row = RefreshTokenRow(
+            tokenHash: token.tokenHash, sessionId: token.sessionID, createdAt: token.createdAt.milliseconds,
+            rotatedAt: token.rotatedAt?.milliseconds, sealedSuccessor: token.sealedSuccessor
+        )
+        try await database.insert(into: "refresh_tokens").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+    }
+
+    public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
+        try await database.select().column("*").from("refresh_tokens").where("token_hash", .equal, hash)
+            .first(decoding: RefreshTokenRow.self, keyDecodingStrategy: .convertFromSnakeCase)?
+            .record
+    }
+
+    public func deleteRefreshToken(hash: String) async throws {
+        try await database.delete(from: "refresh_tokens").where("token_hash", .equal, hash).run()
+    }
+
+    public func markRotated(hash: String, at date: Date, sealedSuccessor: String) async throws -> Bool {
+        let claimed = try await database.update("refresh_tokens")
+            .set("rotated_at", to: date.milliseconds)
+            .set("sealed_successor", to: sealedSuccessor)
+            .where("token_hash", .equal, hash)
+            .where("rotated_at", .is, SQLLiteral.null)
+            .returning("token_hash")
+            .all()
+        return !claimed.isEmpty
+    }
+}

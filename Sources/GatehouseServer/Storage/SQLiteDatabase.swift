@@ -1,0 +1,35 @@
+import Logging
+import NIOPosix
+import SQLiteKit
+import ServiceLifecycle
+
+/// An SQLite file opened for Gatehouse: WAL journal, foreign keys on, a busy timeout.
+///
+/// One connection serves the whole process; SQLite serialises writers anyway, and every
+/// statement runs on the NIO thread pool, never on an event loop. As a `Service` it closes the
+/// connection when the application shuts down.
+public final class SQLiteDatabase: Service, Sendable {
+    let connection: SQLiteConnection
+    /// The SQLKit view of the connection.
+    public let sql: any SQLDatabase
+
+    /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
+    public init(path: String, logger: Logger) async throws {
+        let storage: SQLiteConnection.Storage = path == ":memory:" ? .memory : .file(path: path)
+        connection = try await SQLiteConnection.open(storage: storage, logger: logger)
+        sql = connection.sql()
+        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {
+            try await sql.raw(SQLQueryString(pragma)).run()
+        }
+    }
+
+    /// Closes the connection.
+    public func close() async throws {
+        try await connection.close()
+    }
+
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await close()
+    }
+}

@@ -1,0 +1,61 @@
+import SQLKit
+
+/// The schema, as an ordered list of steps; the applied count lives in `gatehouse_schema`.
+struct SchemaMigrations {
+    let database: any SQLDatabase
+
+    var steps: [@Sendable (any SQLDatabase) async throws -> Void] {
+        [Self.createUsers, Self.createSessions, Self.createRefreshTokens]
+    }
+
+    func run() async throws {
+        try await database.create(table: "gatehouse_schema").ifNotExists()
+            .column("version", type: .bigint, .notNull)
+            .run()
+        struct Row: Decodable { let version: Int }
+        let applied = try await database.select().column("version").from("gatehouse_schema")
+            .first(decoding: Row.self)?.version
+        if applied == nil {
+            try await database.insert(into: "gatehouse_schema").columns("version").values(SQLBind(0)).run()
+        }
+        for (index, step) in steps.enumerated() where index >= applied ?? 0 {
+            try await step(database)
+            try await database.update("gatehouse_schema").set("version", to: index + 1).run()
+        }
+    }
+
+    static let createUsers: @Sendable (any SQLDatabase) async throws -> Void = { db in
+        try await db.create(table: "users")
+            .column("id", type: .text, .primaryKey(autoIncrement: false))
+            .column("email", type: .text, .notNull, .unique)
+            .column("name", type: .text, .notNull)
+            .column("password_hash", type: .text, .notNull)
+            .column("created_at", type: .bigint, .notNull)
+            .column("password_changed_at", type: .bigint, .notNull)
+            .column("locked_at", type: .bigint)
+            .run()
+    }
+
+    static let createSessions: @Sendable (any SQLDatabase) async throws -> Void = { db in
+        try await db.create(table: "sessions")
+            .column("id", type: .text, .primaryKey(autoIncrement: false))
+            .column("user_id", type: .text, .notNull, .references("users", "id", onDelete: .cascade))
+            .column("created_at", type: .bigint, .notNull)
+            .column("expires_at", type: .bigint, .notNull)
+            .column("revoked_at", type: .bigint)
+            .column("revoked_reason", type: .text)
+            .run()
+        try await db.create(index: "sessions_user_id").on("sessions").column("user_id").run()
+    }
+
+    static let createRefreshTokens: @Sendable (any SQLDatabase) async throws -> Void = { db in
+        try await db.create(table: "refresh_tokens")
+            .column("token_hash", type: .text, .primaryKey(autoIncrement: false))
+            .column("session_id", type: .text, .notNull, .references("sessions", "id", onDelete: .cascade))
+            .column("created_at", type: .bigint, .notNull)
+            .column("rotated_at", type: .bigint)
+            .column("sealed_successor", type: .text)
+            .run()
+        try await db.create(index: "refresh_tokens_session_id").on("refresh_tokens").column("session_id").run()
+    }
+}

@@ -1,0 +1,63 @@
+import Crypto
+import Foundation
+
+/// Opaque refresh tokens: 256 random bits, stored only as SHA-256 hashes.
+///
+/// When a token is rotated its successor is kept sealed (AES-GCM) under a key derived from the
+/// predecessor itself, so a client that presents the old token again within the grace window
+/// gets the same successor, while the database alone reveals no usable token.
+enum RefreshToken {
+    static let prefix = "ghr_"
+
+    /// A new random token.
+    static func generate() -> String {
+        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        return prefix + bytes.base64URLEncoded()
+    }
+
+    /// The hash stored in place of the token.
+    static func hash(_ token: String) -> String {
+        Data(SHA256.hash(data: Data(token.utf8))).base64URLEncoded()
+    }
+
+    /// Seals a successor so that only a holder of `predecessor` can open it.
+    static func seal(_ successor: String, under predecessor: String) throws -> String {
+        let box = try AES.GCM.seal(Data(successor.utf8), using: key(for: predecessor))
+        guard let combined = box.combined else { throw CryptoKitError.incorrectParameterSize }
+        return combined.base64URLEncoded()
+    }
+
+    /// Opens a sealed successor; `nil` when it was not sealed under `predecessor`.
+    static func open(_ sealed: String, with predecessor: String) -> String? {
+        guard let data = Data(base64URLEncoded: sealed),
+              let box = try? AES.GCM.SealedBox(combined: data),
+              let plain = try? AES.GCM.open(box, using: key(for: predecessor))
+        else { return nil }
+        return String(data: plain, encoding: .utf8)
+    }
+
+    private static func key(for token: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(token.utf8)),
+            info: Data("gatehouse refresh successor".utf8),
+            outputByteCount: 32
+        )
+    }
+}
+
+extension Data {
+    /// Base64url without padding (RFC 4648 §5).
+    func base64URLEncoded() -> String {
+        base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes base64url with or without padding.
+    init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}

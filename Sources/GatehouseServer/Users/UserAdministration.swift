@@ -1,0 +1,109 @@
+import Foundation
+import LoginCore
+
+/// Account management for operators: create, list, lock, unlock, delete, set a password.
+///
+/// Emails and passwords are checked with LoginCore's rules, so an account can always sign in
+/// through the login screen that shares those rules.
+public struct UserAdministration: Sendable {
+    let users: any UserRepository
+    let sessions: any SessionRepository
+    let hasher: PasswordHasher
+    let rules: FieldRules
+    let clock: @Sendable () -> Date
+
+    /// Creates an administration over a repository.
+    /// - Parameters:
+    ///   - repository: where accounts live.
+    ///   - hasher: how new passwords are hashed.
+    ///   - rules: the email and password rules; seed 000's by default.
+    ///   - clock: the time stamps' source.
+    public init(
+        repository: some UserRepository & SessionRepository, hasher: PasswordHasher = PasswordHasher(),
+        rules: FieldRules = FieldRules(), clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        users = repository
+        sessions = repository
+        self.hasher = hasher
+        self.rules = rules
+        self.clock = clock
+    }
+
+    /// Adds an account and returns it.
+    @discardableResult
+    public func create(email: String, name: String, password: String) async throws -> UserRecord {
+        if let issue = rules.validateEmail(email) {
+            throw AdministrationError.invalidEmail(issue.message(for: .email, in: MessageCatalogue()))
+        }
+        try check(password)
+        let now = clock()
+        let user = UserRecord(
+            email: rules.normalizedEmail(email), name: name.trimmingCharacters(in: .whitespacesAndNewlines),
+            passwordHash: try await hasher.hash(password), createdAt: now
+        )
+        do {
+            try await users.createUser(user)
+        } catch RepositoryError.duplicateEmail {
+            throw AdministrationError.emailTaken(user.email)
+        }
+        return user
+    }
+
+    /// Every account, oldest first.
+    public func list() async throws -> [UserRecord] {
+        try await users.allUsers()
+    }
+
+    /// Locks or unlocks an account; locking also ends its sessions.
+    public func setLocked(_ locked: Bool, email: String) async throws {
+        var user = try await find(email)
+        user.lockedAt = locked ? (user.lockedAt ?? clock()) : nil
+        try await users.updateUser(user)
+        if locked { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: clock(), reason: "account_locked") }
+    }
+
+    /// Replaces a password and ends every session signed in with the old one (seed 001 edge case).
+    public func setPassword(_ password: String, email: String) async throws {
+        try check(password)
+        var user = try await find(email)
+        user.passwordHash = try await hasher.hash(password)
+        user.passwordChangedAt = clock()
+        try await users.updateUser(user)
+        _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: user.passwordChangedAt, reason: "password_changed")
+    }
+
+    /// Removes an account and its sessions.
+    public func delete(email: String) async throws {
+        let user = try await find(email)
+        _ = try await users.deleteUser(id: user.id)
+    }
+
+    private func find(_ email: String) async throws -> UserRecord {
+        guard let user = try await users.user(email: rules.normalizedEmail(email)) else {
+            throw AdministrationError.noSuchUser(rules.normalizedEmail(email))
+        }
+        return user
+    }
+
+    private func check(_ password: String) throws {
+        if let issue = rules.validatePassword(password) {
+            throw AdministrationError.invalidPassword(issue.message(for: .password, in: MessageCatalogue()))
+        }
+    }
+}
+
+/// An account operation that cannot be done, with a one-line explanation.
+public enum AdministrationError: Error, Equatable, CustomStringConvertible {
+    case invalidEmail(String)
+    case invalidPassword(String)
+    case emailTaken(String)
+    case noSuchUser(String)
+
+    public var description: String {
+        switch self {
+        case .invalidEmail(let message), .invalidPassword(let message): message
+        case .emailTaken(let email): "An account with the email \(email) already exists"
+        case .noSuchUser(let email): "No account has the email \(email)"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Everything that differs between one app's login screen and another's.
+///
+/// Seed 000's behaviour and copy are the defaults. Each seed app is an example configuration in
+/// `examples/`, loaded with ``LoginConfiguration/load(from:)``. Every key of the JSON form is
+/// optional; a missing key keeps its default and an unknown one is an error.
+public struct LoginConfiguration: Equatable, Sendable {
+    /// The app's name, shown as the screen's header (seed 003: the organisation name).
+    public var appName: String
+    /// When the sign-in button is enabled.
+    public var submitPolicy: SubmitPolicy
+    /// The email and password rules.
+    public var rules: FieldRules
+    /// The screen's copy.
+    public var messages: MessageCatalogue
+
+    /// Creates a configuration; every parameter defaults to seed 000.
+    public init(
+        appName: String = "Gatehouse",
+        submitPolicy: SubmitPolicy = .disabledUntilValid,
+        rules: FieldRules = FieldRules(),
+        messages: MessageCatalogue = MessageCatalogue()
+    ) {
+        self.appName = appName
+        self.submitPolicy = submitPolicy
+        self.rules = rules
+        self.messages = messages
+    }
+
+    /// Seed 000's configuration.
+    public static let standard = LoginConfiguration()
+}
+
+extension LoginConfiguration: Codable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case appName, submitPolicy, rules, messages
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let base = LoginConfiguration()
+        self.init(
+            appName: try container.decodeIfPresent(String.self, forKey: .appName) ?? base.appName,
+            submitPolicy: try container.decodeIfPresent(SubmitPolicy.self, forKey: .submitPolicy) ?? base.submitPolicy,
+            rules: try container.decodeIfPresent(FieldRules.self, forKey: .rules) ?? base.rules,
+            messages: try container.decodeIfPresent(MessageCatalogue.self, forKey: .messages) ?? base.messages
+        )
+    }
+}
+
+extension LoginConfiguration {
+    /// Reads a configuration from a JSON file.
+    ///
+    /// The file may be a bare configuration or an app file with the configuration under a
+    /// top-level `"login"` key, as the `examples/` files are.
+    /// - Parameter url: the file to read.
+    public static func load(from url: URL) throws -> LoginConfiguration {
+        let data = try Data(contentsOf: url)
+        struct AppFile: Decodable { let login: LoginConfiguration }
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        if object?["login"] != nil {
+            return try JSONDecoder().decode(AppFile.self, from: data).login
+        }
+        return try JSONDecoder().decode(LoginConfiguration.self, from: data)
+    }
+}

@@ -1,0 +1,14 @@
+/// Work the login screen asks its host to do; LoginCore itself does no IO.
+public enum LoginEffect: Equatable, Sendable {
+    /// Send these credentials to the auth server and feed the answer back as
+    /// ``LoginEvent/loginResponse(_:)``.
+    case authenticate(Credentials)
+    /// Have assistive technology speak this text (a live region, a VoiceOver announcement).
+    case announce(String)
+    /// Move input focus to this field.
+    case focus(LoginField)
+    /// Persist the session in secure storage (seed 000 R7).
+    case storeSession(LoginSuccess)
+    /// Replace the login screen with the home screen (A12).
+    case navigateHome
+}

@@ -1,0 +1,41 @@
+/// Why a sign-in attempt failed, as a login screen needs to know it.
+///
+/// Transports (the SDK, the web page, the terminal login) turn their own errors into one of
+/// these; ``message(in:)`` turns each into the configured copy.
+public enum AuthFailure: Error, Equatable, Sendable {
+    /// The server answered 401: wrong email or password (seed 000 A13).
+    case invalidCredentials
+    /// The server could not be reached (A14).
+    case networkUnavailable
+    /// The request took longer than its timeout.
+    case timeout
+    /// The server answered with a 5xx status (A15).
+    case serverError(status: Int)
+    /// The account is locked (seed 002).
+    case accountLocked
+    /// The account's email is not verified yet (seed 002).
+    case emailNotVerified
+    /// Too many attempts; `retryAfter` is in seconds when the server said (seed 004).
+    case rateLimited(retryAfter: Int?)
+    /// The stored session ended; the user must sign in again (seed 003).
+    case sessionExpired
+
+    /// The catalogue text for this failure.
+    public func message(in messages: MessageCatalogue) -> String {
+        switch self {
+        case .invalidCredentials: messages.text(.invalidCredentials)
+        case .networkUnavailable: messages.text(.networkUnavailable)
+        case .timeout: messages.text(.timeout)
+        case .serverError: messages.text(.serverError)
+        case .accountLocked: messages.text(.accountLocked)
+        case .emailNotVerified: messages.text(.emailNotVerified)
+        case .rateLimited(let seconds):
+            seconds.map { messages.text(.rateLimited, ["seconds": String($0)]) }
+                ?? messages.text(.rateLimited, ["seconds": "a few"])
+        case .sessionExpired: messages.text(.sessionExpired)
+        }
+    }
+
+    /// Whether the password field is cleared after this failure (A13 clears it on 401).
+    var clearsPassword: Bool { self == .invalidCredentials }
+}
