@@ -66,6 +66,9 @@ let package = Package(
             dependencies: [
                 "GatehouseServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "GatehouseCLITests", dependencies: ["GatehouseServer"]),

@@ -54,8 +54,8 @@ extension AuthService {
     private func liveSession(_ id: String) async throws -> (SessionRecord, UserRecord) {
         guard let session = try await sessions.session(id: id) else { throw APIError.refreshRejected(.invalidRefreshToken) }
         if session.revokedAt != nil {
-            let reused = session.revokedReason == RefreshFailure.reused.rawValue
-            throw APIError.refreshRejected(reused ? .reused : .sessionRevoked)
+            let reason = session.revokedReason.flatMap(RefreshFailure.init(rawValue:))
+            throw APIError.refreshRejected(reason == .reused || reason == .accountLocked ? reason! : .sessionRevoked)
         }
         guard now < session.expiresAt else { throw APIError.refreshRejected(.sessionExpired) }
         guard let user = try await users.user(id: session.userID) else { throw APIError.refreshRejected(.sessionRevoked) }

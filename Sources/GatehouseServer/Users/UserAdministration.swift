@@ -59,7 +59,7 @@ public struct UserAdministration: Sendable {
         var user = try await find(email)
         user.lockedAt = locked ? (user.lockedAt ?? clock()) : nil
         try await users.updateUser(user)
-        if locked { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: clock(), reason: "account_locked") }
+        if locked { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: clock(), reason: RefreshFailure.accountLocked.rawValue) }
     }
 
     /// Replaces a password and ends every session signed in with the old one (seed 001 edge case).

@@ -1,0 +1,64 @@
+import Foundation
+import GatehouseServer
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Synchronization
+
+/// A clock the tests move by hand.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000.25))
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// A fresh SQLite file in a temporary folder, seeded with seed 000's demo account.
+struct Fixture {
+    static let email = "user@example.com"
+    static let password = "password123"
+    static let name = "Demo User"
+
+    let directory: URL
+    let clock = TestClock()
+    var databasePath: String { directory.appendingPathComponent("gatehouse.sqlite").path }
+
+    init() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try await withAdministration { try await $0.create(email: Self.email, name: Self.name, password: Self.password) }
+    }
+
+    var configuration: GatehouseConfiguration {
+        var configuration = GatehouseConfiguration()
+        configuration.databasePath = databasePath
+        configuration.port = 0
+        configuration.logRequests = false
+        let clock = clock
+        configuration.clock = { clock.now }
+        return configuration
+    }
+
+    /// Runs `body` with an administration over a second connection to the same file, as the
+    /// CLI would while the server runs.
+    func withAdministration<T>(_ body: (UserAdministration) async throws -> T) async throws -> T {
+        let database = try await SQLiteDatabase(path: databasePath, logger: Logger(label: "test"))
+        let repository = SQLRepository(database: database.sql)
+        try await repository.migrate()
+        let clock = clock
+        let result = try await body(UserAdministration(repository: repository, clock: { clock.now }))
+        try await database.close()
+        return result
+    }
+
+    /// Builds the real application on this fixture's file and runs `test` against its router.
+    func test<Value>(
+        _ configure: (inout GatehouseConfiguration) -> Void = { _ in },
+        logger: Logger = Logger(label: "test"),
+        _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
+        var configuration = configuration
+        configure(&configuration)
+        let app = try await buildApplication(configuration, logger: logger)
+        return try await app.test(.router, test)
+    }
+}
