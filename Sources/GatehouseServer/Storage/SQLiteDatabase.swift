@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOPosix
 import SQLiteKit
@@ -16,6 +17,10 @@ public final class SQLiteDatabase: Service, Sendable {
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
     public init(path: String, logger: Logger) async throws {
         let storage: SQLiteConnection.Storage = path == ":memory:" ? .memory : .file(path: path)
+        if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
+            // Password hashes live here: owner-only, and SQLite gives -wal and -shm the same mode.
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         connection = try await SQLiteConnection.open(storage: storage, logger: logger)
         sql = connection.sql()
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import GatehouseServer
+import Hummingbird
+import Logging
+
+extension Gatehouse {
+    /// `gatehouse serve`: runs the auth server.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Run the auth server.")
+
+        static let demoEmail = "user@example.com"
+        static let demoPassword = "password123"
+
+        @Option(help: "The address to listen on.")
+        var host: String = "127.0.0.1"
+
+        @Option(help: "The port to listen on; 0 picks a free one.")
+        var port: Int = 8080
+
+        @OptionGroup var storage: DatabaseOptions
+
+        @Flag(help: "Ensure the demo account user@example.com / password123 exists.")
+        var demo = false
+
+        @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+        var logLevel: String = "info"
+
+        func validate() throws {
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+            guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+            guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
+        }
+
+        func run() async throws {
+            let level = Logger.Level(rawValue: logLevel) ?? .info
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+            if demo { try await ensureDemoAccount() }
+            var configuration = GatehouseConfiguration()
+            configuration.host = host
+            configuration.port = port
+            configuration.databasePath = storage.database
+            let demo = demo
+            let host = host
+            let app = try await buildApplication(configuration, logger: Logger(label: "gatehouse")) { boundPort in
+                Self.announce(url: "http://\(host):\(boundPort)", demo: demo)
+            }
+            try await app.runService()
+        }
+
+        private func ensureDemoAccount() async throws {
+            try await storage.withAdministration { admin in
+                if try await admin.list().contains(where: { $0.email == Self.demoEmail }) {
+                    try await admin.setPassword(Self.demoPassword, email: Self.demoEmail)
+                    try await admin.setLocked(false, email: Self.demoEmail)
+                } else {
+                    try await admin.create(email: Self.demoEmail, name: "Demo User", password: Self.demoPassword)
+                }
+            }
+        }
+
+        private static func announce(url: String, demo: Bool) {
+            var lines = ["Gatehouse is listening on \(url)"]
+            if demo {
+                lines += [
+                    "Demo account: \(demoEmail) / \(demoPassword)",
+                    "Try: curl -s -X POST \(url)/api/auth/login -H 'Content-Type: application/json' "
+                        + "-d '{\"email\":\"\(demoEmail)\",\"password\":\"\(demoPassword)\"}'",
+                ]
+            }
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+/// Bad arguments: one clear line on stderr and a non-zero exit; passwords never from argv.
+@Suite struct CommandLineTests {
+    @Test(arguments: [
+        (["serve", "--port", "99999"], "gatehouse: --port must be between 0 and 65535, not 99999"),
+        (["serve", "--port", "eighty"], "gatehouse: The value 'eighty' is invalid for '--port <port>'"),
+        (["serve", "--log-level", "loud"], "gatehouse: --log-level 'loud' is not a log level"),
+        (["users", "create", "--email", "a@b.co"], "gatehouse: Missing expected argument '--name <name>'"),
+        (["users", "create", "--email", "a@b.co", "--name", "A", "--password", "secret123"], "gatehouse: Unknown option '--password'"),
+        (["frobnicate"], "gatehouse: Unexpected argument 'frobnicate'"),
+    ])
+    func badArgumentsPrintOneLineAndExitNonZero(arguments: [String], message: String) throws {
+        let result = try CLIProcess.run(arguments, in: try CLIProcess.temporaryDirectory())
+        #expect(result.status != 0)
+        #expect(result.stderr == message + "\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func promptWithoutTerminalAsksForPasswordStdin() throws {
+        let result = try CLIProcess.run(["users", "create", "--email", "a@b.co", "--name", "A"], in: try CLIProcess.temporaryDirectory())
+        #expect(result.status != 0)
+        #expect(result.stderr == "gatehouse: no terminal to prompt for the password; pipe it with --password-stdin\n")
+    }
+}

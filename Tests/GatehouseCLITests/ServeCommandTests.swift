@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `gatehouse serve --demo`: the README's first command, started for real on loopback.
+@Suite struct ServeCommandTests {
+    struct Demo {
+        let process: Process
+        let url: URL
+        let output: String
+    }
+
+    /// Starts `serve --demo` on a free port and waits for its announcement.
+    static func startDemo(in directory: URL) throws -> Demo {
+        let process = Process()
+        process.executableURL = CLIProcess.binary
+        process.arguments = ["serve", "--demo", "--port", "0", "--database", "demo.sqlite", "--log-level", "warning"]
+        process.currentDirectoryURL = directory
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var output = ""
+        let deadline = Date().addingTimeInterval(60)
+        while !output.contains("Try: "), Date() < deadline, process.isRunning {
+            output += String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("Gatehouse is listening on ") })
+        let url = try #require(URL(string: String(line.dropFirst("Gatehouse is listening on ".count))))
+        return Demo(process: process, url: url, output: output)
+    }
+
+    @Test func demoServerAcceptsTheDemoLoginOverLoopback() async throws {
+        let demo = try Self.startDemo(in: try CLIProcess.temporaryDirectory())
+        defer { if demo.process.isRunning { demo.process.terminate() } }
+        #expect(demo.output.contains("Demo account: user@example.com / password123"))
+
+        let (data, http) = try await Self.demoLogin(at: demo.url)
+        #expect(http.statusCode == 200)
+        #expect(http.value(forHTTPHeaderField: "Cache-Control") == "no-store")
+        let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect((body["user"] as? [String: Any])?["email"] as? String == "user@example.com")
+
+        demo.process.terminate()
+        demo.process.waitUntilExit()
+        #expect(demo.process.terminationStatus == 0, "SIGTERM shuts the server down cleanly")
+    }
+
+    /// Posts seed 000's demo credentials to `/api/auth/login`.
+    static func demoLogin(at url: URL) async throws -> (Data, HTTPURLResponse) {
+        var request = URLRequest(url: url.appendingPathComponent("api/auth/login"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"email":"user@example.com","password":"password123"}"#.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return (data, try #require(response as? HTTPURLResponse))
+    }
+
+    @Test func demoAccountSurvivesRestartsAndIsRepairedIfChanged() async throws {
+        let directory = try CLIProcess.temporaryDirectory()
+        let first = try Self.startDemo(in: directory)
+        first.process.terminate()
+        first.process.waitUntilExit()
+        let changed = try CLIProcess.run(
+            ["users", "set-password", "--email", "user@example.com", "--database", "demo.sqlite", "--password-stdin"],
+            input: "changed-password", in: directory
+        )
+        #expect(changed.status == 0)
+        let second = try Self.startDemo(in: directory)
+        let (_, http) = try await Self.demoLogin(at: second.url)
+        #expect(http.statusCode == 200, "the demo password works again")
+        second.process.terminate()
+        second.process.waitUntilExit()
+        let list = try CLIProcess.run(["users", "list", "--database", "demo.sqlite"], in: directory)
+        #expect(list.stdout.components(separatedBy: "user@example.com").count == 2, "exactly one demo account")
+    }
+}
