@@ -58,6 +58,9 @@ let package = Package(
             dependencies: [
                 "GatehouseServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "LoginCoreTests", dependencies: ["LoginCore"]),

@@ -141,4 +141,15 @@ import Testing
             #expect(try await client.me(grant.accessToken).status == .unauthorized)
         }
     }
+
+    @Test func edgeCase_deletingAnAccountEndsItsSessions() async throws {
+        let fixture = try await Fixture()
+        try await fixture.test { client in
+            let grant = try await client.grant()
+            try await fixture.withAdministration { try await $0.delete(email: Fixture.email) }
+            #expect(try await client.refresh(grant.refreshToken).errorBody?.error == "invalid_refresh_token")
+            #expect(try await client.me(grant.accessToken).status == .unauthorized)
+            #expect(try await client.login().errorBody?.error == "invalid_credentials")
+        }
+    }
 }

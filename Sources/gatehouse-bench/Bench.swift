@@ -1,0 +1,46 @@
+import AsyncHTTPClient
+import Foundation
+import GatehouseServer
+import Logging
+import NIOCore
+
+/// `gatehouse-bench`: measures Gatehouse in one run and reports ratios, not just times.
+///
+/// It times argon2id on its own, then starts the real server (release build, SQLite file,
+/// OWASP hashing) on loopback and drives it with AsyncHTTPClient. Logins/s is compared with the
+/// argon2id bound, cores ÷ hash time, measured moments earlier on the same machine.
+@main
+struct Bench {
+    static func main() async throws {
+        let seconds = Double(CommandLine.arguments.dropFirst().first ?? "") ?? 8
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        print("gatehouse-bench: \(cores) cores, \(seconds) s per load phase")
+
+        let hashTime = try await HashTiming.median(samples: 15)
+        let bound = Double(cores) / hashTime
+        print(String(format: "argon2id (m=19 MiB, t=2, p=1): %.1f ms per hash; bound = cores / hash time = %.1f logins/s", hashTime * 1000, bound))
+
+        let server = try await BenchServer.start()
+        defer { server.stop() }
+        let client = LoadClient(base: server.url)
+
+        let logins = try await client.rate(concurrency: 2, seconds: seconds) { _ in try await client.login() }
+        print(String(format: "logins/s at 2 concurrent clients: %.1f  (%.2f × bound)", logins, logins / bound))
+
+        let (known, unknown) = try await client.loginLatencies(samples: 20)
+        print(String(format: "login latency, median: known email %.1f ms, unknown email %.1f ms (ratio %.2f)", known * 1000, unknown * 1000, unknown / known))
+
+        var tokens: [LoadClient.Tokens] = []
+        for _ in 0..<16 { tokens.append(try await client.login()) }
+        let sessions = tokens
+        let me = try await client.rate(concurrency: 16, seconds: seconds) { worker in try await client.me(sessions[worker].access) }
+        print(String(format: "GET /api/me/s at 16 concurrent clients: %.0f  (%.0f × logins/s)", me, me / logins))
+
+        let chains = RefreshChains(tokens.map(\.refresh))
+        let refreshes = try await client.rate(concurrency: 16, seconds: seconds) { worker in
+            chains.set(worker, try await client.refresh(chains.get(worker)))
+        }
+        print(String(format: "refreshes/s at 16 concurrent clients: %.0f  (%.0f × logins/s)", refreshes, refreshes / logins))
+        try await client.shutdown()
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import GatehouseServer
+
+/// Times argon2id hashes one at a time, on one thread, with nothing else running.
+enum HashTiming {
+    static func median(samples: Int) async throws -> Double {
+        let hasher = PasswordHasher()
+        _ = try await hasher.hash("warm-up")
+        var times: [Double] = []
+        for index in 0..<samples {
+            let start = ContinuousClock.now
+            _ = try await hasher.hash("benchmark-password-\(index)")
+            times.append((ContinuousClock.now - start).seconds)
+        }
+        return times.sorted()[samples / 2]
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

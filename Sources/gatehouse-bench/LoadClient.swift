@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Drives the API over real HTTP with AsyncHTTPClient and counts completed requests.
+struct LoadClient: Sendable {
+    let base: String
+    let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30))))
+
+    struct Tokens: Sendable {
+        let access: String
+        let refresh: String
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Requests per second when `concurrency` workers call `work` back to back for `seconds`.
+    func rate(concurrency: Int, seconds: Double, _ work: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let start = ContinuousClock.now
+        let total = try await withThrowingTaskGroup(of: Int.self) { group in
+            for worker in 0..<concurrency {
+                group.addTask {
+                    var done = 0
+                    while ContinuousClock.now < deadline {
+                        try await work(worker)
+                        done += 1
+                    }
+                    return done
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        return Double(total) / (ContinuousClock.now - start).seconds
+    }
+
+    /// Median latencies of a login with the right email and with an unknown one.
+    func loginLatencies(samples: Int) async throws -> (known: Double, unknown: Double) {
+        var known: [Double] = [], unknown: [Double] = []
+        for _ in 0..<samples {
+            var start = ContinuousClock.now
+            _ = try await post("/api/auth/login", ["email": BenchServer.email, "password": "wrong-password"], expect: 401)
+            known.append((ContinuousClock.now - start).seconds)
+            start = ContinuousClock.now
+            _ = try await post("/api/auth/login", ["email": "nobody@example.com", "password": "wrong-password"], expect: 401)
+            unknown.append((ContinuousClock.now - start).seconds)
+        }
+        return (known.sorted()[samples / 2], unknown.sorted()[samples / 2])
+    }
+
+    func login() async throws -> Tokens {
+        try await tokens(post("/api/auth/login", ["email": BenchServer.email, "password": BenchServer.password], expect: 200))
+    }
+
+    func refresh(_ token: String) async throws -> String {
+        try await tokens(post("/api/auth/refresh", ["refresh_token": token], expect: 200)).refresh
+    }
+
+    func me(_ accessToken: String) async throws {
+        var request = HTTPClientRequest(url: base + "/api/me")
+        request.headers.add(name: "Authorization", value: "Bearer \(accessToken)")
+        let response = try await http.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 64 * 1024)
+        guard response.status.code == 200 else { throw Failure(description: "GET /api/me answered \(response.status.code)") }
+    }
+
+    func shutdown() async throws {
+        try await http.shutdown()
+    }
+
+    private func post(_ path: String, _ body: [String: String], expect status: UInt) async throws -> ByteBuffer {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
+        let response = try await http.execute(request, timeout: .seconds(30))
+        let buffer = try await response.body.collect(upTo: 64 * 1024)
+        guard response.status.code == status else { throw Failure(description: "POST \(path) answered \(response.status.code)") }
+        return buffer
+    }
+
+    private func tokens(_ buffer: ByteBuffer) throws -> Tokens {
+        struct Grant: Decodable { let access_token: String; let refresh_token: String }
+        let grant = try JSONDecoder().decode(Grant.self, from: Data(buffer: buffer))
+        return Tokens(access: grant.access_token, refresh: grant.refresh_token)
+    }
+}
+
+/// Each refresh worker's latest refresh token.
+final class RefreshChains: Sendable {
+    private let tokens: Mutex<[String]>
+    init(_ tokens: [String]) { self.tokens = Mutex(tokens) }
+    func get(_ index: Int) -> String { tokens.withLock { $0[index] } }
+    func set(_ index: Int, _ token: String) { tokens.withLock { $0[index] = token } }
+}

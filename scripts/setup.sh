@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the system packages Gatehouse needs to build, when they are missing.
+# Debian/Ubuntu: libargon2-dev (argon2id) and pkg-config (how SwiftPM finds it).
+set -euo pipefail
+
+missing=()
+for package in libargon2-dev pkg-config "$@"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "setup: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
