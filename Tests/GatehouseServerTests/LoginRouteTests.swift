@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseServer
+import LoginCore
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -57,7 +58,7 @@ import Testing
             let grant = try await client.grant()
             let response = try await client.me(grant.accessToken)
             #expect(response.status == .ok)
-            #expect(try response.decoded(UserProfile.self) == grant.user)
+            #expect(try response.decoded(SignedInUser.self) == grant.user)
         }
     }
 

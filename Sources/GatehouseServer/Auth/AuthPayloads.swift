@@ -1,3 +1,5 @@
+import LoginCore
+
 /// The body of `POST /api/auth/login` (seed 000 C2).
 struct LoginRequest: Decodable {
     let email: String
@@ -16,13 +18,6 @@ struct LogoutRequest: Decodable {
     let scope: String?
 }
 
-/// A user as the API returns it.
-public struct UserProfile: Codable, Sendable, Equatable {
-    public var id: String
-    public var email: String
-    public var name: String
-}
-
 /// A token response (seed 000 C2), sent with `Cache-Control: no-store`.
 public struct TokenGrant: Codable, Sendable, Equatable {
     public var accessToken: String
@@ -30,7 +25,7 @@ public struct TokenGrant: Codable, Sendable, Equatable {
     public var tokenType = "Bearer"
     /// Seconds until the access token expires.
     public var expiresIn: Int
-    public var user: UserProfile
+    public var user: SignedInUser
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"

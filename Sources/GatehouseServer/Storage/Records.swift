@@ -1,4 +1,5 @@
 import Foundation
+import LoginCore
 
 /// A stored account. Emails are kept normalised (trimmed, lower-cased), so they are unique
 /// case-insensitively.
@@ -25,7 +26,7 @@ public struct UserRecord: Sendable, Equatable {
     }
 
     /// The user as API responses show it.
-    public var profile: UserProfile { UserProfile(id: id, email: email, name: name) }
+    public var profile: SignedInUser { SignedInUser(id: id, email: email, name: name) }
 }
 
 /// One signed-in device: created at login, ended by logout, expiry or revocation.

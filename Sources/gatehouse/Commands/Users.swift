@@ -18,6 +18,22 @@ struct AccountOptions: ParsableArguments {
     var email: String
 }
 
+/// A command that does one thing to one account and says so.
+protocol AccountAction: AsyncParsableCommand {
+    var storage: DatabaseOptions { get }
+    var account: AccountOptions { get }
+    /// The past-tense verb printed before the email.
+    var done: String { get }
+    func perform(_ admin: UserAdministration) async throws
+}
+
+extension AccountAction {
+    func run() async throws {
+        try await storage.withAdministration { try await perform($0) }
+        print("\(done) \(account.email)")
+    }
+}
+
 extension Gatehouse.Users {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an account; the password is prompted for.")
@@ -54,37 +70,28 @@ extension Gatehouse.Users {
         }
     }
 
-    struct Lock: AsyncParsableCommand {
+    struct Lock: AccountAction {
         static let configuration = CommandConfiguration(abstract: "Lock an account and end its sessions.")
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
-
-        func run() async throws {
-            try await storage.withAdministration { try await $0.setLocked(true, email: account.email) }
-            print("Locked \(account.email)")
-        }
+        var done: String { "Locked" }
+        func perform(_ admin: UserAdministration) async throws { try await admin.setLocked(true, email: account.email) }
     }
 
-    struct Unlock: AsyncParsableCommand {
+    struct Unlock: AccountAction {
         static let configuration = CommandConfiguration(abstract: "Unlock an account.")
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
-
-        func run() async throws {
-            try await storage.withAdministration { try await $0.setLocked(false, email: account.email) }
-            print("Unlocked \(account.email)")
-        }
+        var done: String { "Unlocked" }
+        func perform(_ admin: UserAdministration) async throws { try await admin.setLocked(false, email: account.email) }
     }
 
-    struct Delete: AsyncParsableCommand {
+    struct Delete: AccountAction {
         static let configuration = CommandConfiguration(abstract: "Delete an account and its sessions.")
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
-
-        func run() async throws {
-            try await storage.withAdministration { try await $0.delete(email: account.email) }
-            print("Deleted \(account.email)")
-        }
+        var done: String { "Deleted" }
+        func perform(_ admin: UserAdministration) async throws { try await admin.delete(email: account.email) }
     }
 
     struct SetPassword: AsyncParsableCommand {
