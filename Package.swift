@@ -57,10 +57,12 @@ let package = Package(
             name: "gatehouse-bench",
             dependencies: [
                 "GatehouseServer",
+                "LoginCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "LoginCoreTests", dependencies: ["LoginCore"]),

@@ -2,11 +2,12 @@ import Foundation
 import GatehouseServer
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// The real Gatehouse application on a free loopback port, with a fresh SQLite file.
 struct BenchServer {
     let url: String
-    let task: Task<Void, any Error>
+    let group: ServiceGroup
 
     static let email = "bench@example.com"
     static let password = "bench-password-1"
@@ -29,13 +30,14 @@ struct BenchServer {
 
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = try await buildApplication(configuration, logger: logger) { port in continuation.yield(port) }
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let group = ServiceGroup(services: [app], logger: logger)
+        Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
-        return BenchServer(url: "http://127.0.0.1:\(port)", task: task)
+        return BenchServer(url: "http://127.0.0.1:\(port)", group: group)
     }
 
-    func stop() {
-        task.cancel()
+    func stop() async {
+        await group.triggerGracefulShutdown()
     }
 }
