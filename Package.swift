@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "LoginCore", targets: ["LoginCore"]),
         .library(name: "GatehouseServer", targets: ["GatehouseServer"]),
+        .library(name: "GatehouseClient", targets: ["GatehouseClient"]),
         .executable(name: "gatehouse", targets: ["gatehouse"]),
     ],
     dependencies: [
@@ -29,6 +30,7 @@ let package = Package(
             providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]
         ),
         .target(name: "LoginCore"),
+        .target(name: "GatehouseClient", dependencies: ["LoginCore"]),
         .target(
             name: "GatehouseServer",
             dependencies: [
@@ -48,21 +50,29 @@ let package = Package(
         .executableTarget(
             name: "gatehouse",
             dependencies: [
+                "GatehouseClient",
                 "GatehouseServer",
                 "LoginCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "GatehouseTestSupport",
+            dependencies: [
+                "GatehouseServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "gatehouse-bench",
             dependencies: [
                 "GatehouseServer",
+                "GatehouseTestSupport",
                 "LoginCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "LoginCoreTests", dependencies: ["LoginCore"]),
@@ -76,7 +86,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "GatehouseCLITests", dependencies: ["GatehouseServer"]),
+        .testTarget(name: "GatehouseCLITests", dependencies: ["GatehouseServer", "GatehouseTestSupport"]),
+        .testTarget(
+            name: "GatehouseClientTests",
+            dependencies: ["GatehouseClient", "GatehouseServer", "GatehouseTestSupport", "LoginCore"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import GatehouseServer
+import GatehouseTestSupport
 import Logging
 import NIOCore
 
@@ -23,8 +24,8 @@ struct Bench {
         let bound = Double(cores) / hashTime
         print(String(format: "argon2id (m=19 MiB, t=2, p=1): %.1f ms per hash; bound = cores / hash time = %.1f logins/s", hashTime * 1000, bound))
 
-        let server = try await BenchServer.start()
-        let client = LoadClient(base: server.url)
+        let server = try await LoopbackServer.start(users: [(LoadClient.email, "Bench", LoadClient.password)])
+        let client = LoadClient(base: server.url.absoluteString)
 
         let logins = try await client.rate(concurrency: 2, seconds: seconds) { _ in try await client.login() }
         print(String(format: "logins/s at 2 concurrent clients: %.1f  (%.2f × bound)", logins, logins / bound))

@@ -6,6 +6,8 @@ import Synchronization
 /// Drives the API over real HTTP with AsyncHTTPClient and counts completed requests.
 struct LoadClient: Sendable {
     let base: String
+    static let email = "bench@example.com"
+    static let password = "bench-password-1"
     let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30))))
 
     struct Tokens: Sendable {
@@ -42,7 +44,7 @@ struct LoadClient: Sendable {
         var known: [Double] = [], unknown: [Double] = []
         for _ in 0..<samples {
             var start = ContinuousClock.now
-            _ = try await post("/api/auth/login", ["email": BenchServer.email, "password": "wrong-password"], expect: 401)
+            _ = try await post("/api/auth/login", ["email": Self.email, "password": "wrong-password"], expect: 401)
             known.append((ContinuousClock.now - start).seconds)
             start = ContinuousClock.now
             _ = try await post("/api/auth/login", ["email": "nobody@example.com", "password": "wrong-password"], expect: 401)
@@ -52,7 +54,7 @@ struct LoadClient: Sendable {
     }
 
     func login() async throws -> Tokens {
-        try await tokens(post("/api/auth/login", ["email": BenchServer.email, "password": BenchServer.password], expect: 200))
+        try await tokens(post("/api/auth/login", ["email": Self.email, "password": Self.password], expect: 200))
     }
 
     func refresh(_ token: String) async throws -> String {

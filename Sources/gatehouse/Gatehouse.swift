@@ -7,7 +7,7 @@ struct Gatehouse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatehouse",
         abstract: "Gatehouse: email and password sign-in for Swift apps.",
-        subcommands: [Serve.self, Users.self]
+        subcommands: [Serve.self, Users.self, Login.self, WhoAmI.self, Status.self, Logout.self]
     )
 
     /// Runs the command; a bad argument or a failed operation prints one line and exits non-zero.
@@ -25,8 +25,11 @@ struct Gatehouse: AsyncParsableCommand {
                 print(fullMessage(for: error))
                 Foundation.exit(code.rawValue)
             }
-            let message = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
-            FileHandle.standardError.write(Data("gatehouse: \(message)\n".utf8))
+            // An ExitCode was thrown after its message was already printed.
+            if !(error is ExitCode) {
+                let message = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+                FileHandle.standardError.write(Data("gatehouse: \(message)\n".utf8))
+            }
             Foundation.exit(code.rawValue)
         }
     }

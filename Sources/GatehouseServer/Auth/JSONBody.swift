@@ -7,6 +7,13 @@ import NIOCore
 /// Decoding errors become ``APIError/invalidRequest(_:)`` naming the offending key but never
 /// quoting its value, which could be a password.
 enum JSONBody {
+    /// Sorted keys, so equal values always give byte-identical bodies.
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let buffer: ByteBuffer
         do {
@@ -35,7 +42,7 @@ enum JSONBody {
     }
 
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try JSONEncoder().encode(value)
+        let data = try encoder.encode(value)
         return Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],

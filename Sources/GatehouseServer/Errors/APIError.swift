@@ -22,12 +22,18 @@ public struct APIError: HTTPResponseError, Equatable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = try JSONEncoder().encode(["error": code, "message": message])
+        let data = try JSONBody.encoder.encode(ErrorBody(error: code, message: message))
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
+}
+
+/// The JSON body of every error: always these two keys, always in this order.
+struct ErrorBody: Encodable {
+    let error: String
+    let message: String
 }
 
 extension APIError {

@@ -7,7 +7,7 @@ enum PasswordInput {
     /// - Parameters:
     ///   - fromStandardInput: read all of stdin (one trailing newline removed) instead of prompting.
     ///   - confirm: prompt twice and require both entries to match.
-    static func read(fromStandardInput: Bool, confirm: Bool) throws -> String {
+    static func read(fromStandardInput: Bool, confirm: Bool, prompt label: String = "Password: ") throws -> String {
         if fromStandardInput {
             let data = FileHandle.standardInput.readDataToEndOfFile()
             var text = String(decoding: data, as: UTF8.self)
@@ -18,7 +18,7 @@ enum PasswordInput {
         guard isatty(STDIN_FILENO) == 1 else {
             throw ValidationError("no terminal to prompt for the password; pipe it with --password-stdin")
         }
-        let password = try prompt("Password: ")
+        let password = try prompt(label)
         if confirm, try prompt("Confirm password: ") != password {
             throw ValidationError("the passwords do not match")
         }

@@ -1,0 +1,67 @@
+import LoginCore
+
+/// Everything that can go wrong in the SDK, as a small set of cases a UI can switch over.
+public enum AuthError: Error, Equatable, Sendable {
+    case invalidCredentials
+    case accountLocked
+    case emailNotVerified
+    /// Too many attempts; `retryAfter` in seconds when the server said.
+    case rateLimited(retryAfter: Int?)
+    /// The server could not be reached.
+    case networkUnavailable
+    /// The server did not answer in time.
+    case timeout
+    /// The server failed (5xx).
+    case serverError(status: Int)
+    /// The server answered with a body the SDK cannot read, or a token that is not a JWT.
+    case malformedResponse(String)
+    /// Any other error the server reported.
+    case server(status: Int, code: ServerErrorCode, message: String)
+    /// The session ended for good; sign in again.
+    case sessionEnded(SignOutReason)
+    /// There is no session.
+    case notSignedIn
+    /// The server URL is not https and not a loopback address.
+    case insecureURL(String)
+    /// The secure store is locked (the device has not been unlocked since boot).
+    case storeLocked
+    /// The secure store failed.
+    case storeFailure(String)
+
+    /// Whether trying again later may succeed: the session must survive these.
+    public var isTransient: Bool {
+        switch self {
+        case .networkUnavailable, .timeout, .serverError, .rateLimited, .malformedResponse: true
+        default: false
+        }
+    }
+
+    /// The outcome LoginCore shows for this error.
+    public var loginFailure: AuthFailure {
+        switch self {
+        case .invalidCredentials: .invalidCredentials
+        case .accountLocked: .accountLocked
+        case .emailNotVerified: .emailNotVerified
+        case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
+        case .networkUnavailable: .networkUnavailable
+        case .timeout: .timeout
+        case .serverError(let status): .serverError(status: status)
+        case .sessionEnded, .notSignedIn: .sessionExpired
+        case .server(let status, _, _): .serverError(status: status)
+        case .malformedResponse, .insecureURL, .storeLocked, .storeFailure: .serverError(status: 0)
+        }
+    }
+
+    /// For a refresh the server refused, why the session is over; `nil` if it is not over.
+    var sessionEndReason: SignOutReason? {
+        guard case .server(_, let code, _) = self else {
+            return self == .accountLocked ? .locked : nil
+        }
+        switch code {
+        case .refreshTokenReused, .sessionRevoked: return .revoked
+        case .invalidRefreshToken, .sessionExpired: return .expired
+        case .accountLocked: return .locked
+        default: return nil
+        }
+    }
+}

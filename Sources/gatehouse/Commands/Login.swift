@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import GatehouseClient
+import LoginCore
+
+extension Gatehouse {
+    /// `gatehouse login`: the terminal login screen, driven by LoginCore and the SDK.
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sign in and keep the session in the keyring.")
+
+        @OptionGroup var server: ServerOptions
+        @Option(help: "The email; prompted for when missing.") var email: String?
+        @Flag(help: "Read the password from standard input instead of prompting.") var passwordStdin = false
+        @Option(help: "A screen configuration (examples/…/gatehouse.json) for the copy and rules.") var config: String?
+
+        func validate() throws {
+            if passwordStdin, email == nil { throw ValidationError("--password-stdin needs --email") }
+        }
+
+        func run() async throws {
+            let form = LoginForm(configuration: try config.map { try LoginConfiguration.load(from: URL(fileURLWithPath: $0)) } ?? .standard)
+            let (client, _) = try server.client()
+            var screen = TerminalLoginScreen(form: form, client: client, interactive: !passwordStdin && isatty(STDIN_FILENO) == 1)
+            let user = try await screen.run(email: email, passwordFromStdin: passwordStdin)
+            print("Signed in as \(user.name) <\(user.email)>")
+        }
+    }
+}
+
+/// The login form on a terminal: each field is validated as it is left, errors are printed
+/// with LoginCore's exact copy, and a wrong password may be retyped twice.
+struct TerminalLoginScreen {
+    let form: LoginForm
+    let client: AuthClient
+    let interactive: Bool
+    var state: LoginState
+
+    init(form: LoginForm, client: AuthClient, interactive: Bool) {
+        self.form = form
+        self.client = client
+        self.interactive = interactive
+        state = form.initialState()
+    }
+
+    mutating func run(email: String?, passwordFromStdin: Bool) async throws -> SignedInUser {
+        try field(.email, retry: interactive && email == nil) { try email ?? Self.readLine(prompt: "Email: ") }
+        for _ in 0..<3 {
+            try field(.password, retry: interactive) {
+                try PasswordInput.read(fromStandardInput: passwordFromStdin, confirm: false, prompt: "Password: ")
+            }
+            if let user = try await submit() { return user }
+            guard interactive, state.password.isEmpty else { break }
+        }
+        throw ExitCode.failure
+    }
+
+    /// Asks for a field until LoginCore accepts it; without `retry`, one bad value fails.
+    private mutating func field(_ field: LoginField, retry: Bool, _ read: () throws -> String) throws {
+        while true {
+            let value = try read()
+            _ = form.send(field == .email ? .emailChanged(value) : .passwordChanged(value), to: &state)
+            _ = form.send(field == .email ? .emailBlurred : .passwordBlurred, to: &state)
+            guard let error = state.error(for: field) else { return }
+            Self.printError(error)
+            if !retry { throw ExitCode.failure }
+        }
+    }
+
+    /// Submits; the signed-in user, or `nil` after printing why not.
+    private mutating func submit() async throws -> SignedInUser? {
+        var pending = form.send(.submit, to: &state)
+        while !pending.isEmpty {
+            let effect = pending.removeFirst()
+            switch effect {
+            case .authenticate:
+                let client = client
+                if let event = await Spinner.run("Signing in…", { await client.perform(effect) }) {
+                    pending += form.send(event, to: &state)
+                }
+            case .storeSession(let success):
+                return success.user
+            default:
+                continue
+            }
+        }
+        if let banner = state.banner { Self.printError(banner) }
+        return nil
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("✗ \(message)\n".utf8))
+    }
+
+    static func readLine(prompt: String) throws -> String {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        guard let line = Swift.readLine(strippingNewline: true) else { throw ValidationError("no email entered") }
+        return line
+    }
+}
