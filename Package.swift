@@ -80,6 +80,7 @@ let package = Package(
             name: "GatehouseServerTests",
             dependencies: [
                 "GatehouseServer",
+                "GatehouseTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -89,7 +90,13 @@ let package = Package(
         .testTarget(name: "GatehouseCLITests", dependencies: ["GatehouseServer", "GatehouseTestSupport"]),
         .testTarget(
             name: "GatehouseClientTests",
-            dependencies: ["GatehouseClient", "GatehouseServer", "GatehouseTestSupport", "LoginCore"]
+            dependencies: [
+                "GatehouseClient", "GatehouseServer", "GatehouseTestSupport", "LoginCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

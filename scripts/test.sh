@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Every test: the Swift suites (LoginCore, the server through HummingbirdTesting on real
-# SQLite files, the CLI as a real process on loopback).
+# SQLite files, the client SDK and the CLI against the real server on loopback), inside a
+# private D-Bus session with a real GNOME Keyring for the Secret Service store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+./scripts/setup.sh dbus gnome-keyring libsecret-tools
 
 swift build --build-tests
 log=$(mktemp)
 set +e
-swift test 2>&1 | tee "$log"
+./scripts/with-keyring.sh swift test 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 

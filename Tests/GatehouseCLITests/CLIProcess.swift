@@ -16,8 +16,9 @@ struct CLIProcess {
     }
 
     /// Runs `gatehouse` with `arguments` and `input` on stdin, in `directory`, and waits for it.
-    static func run(_ arguments: [String], input: String = "", in directory: URL) throws -> Result {
+    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:], in directory: URL) throws -> Result {
         let process = Process()
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory

@@ -49,6 +49,10 @@ public final class FileSessionStore: SessionStore {
         guard manager.createFile(atPath: temporary.path, contents: try JSONEncoder().encode(session), attributes: [.posixPermissions: 0o600]) else {
             throw AuthError.storeFailure("cannot write \(folder.path)")
         }
-        _ = try manager.replaceItemAt(url, withItemAt: temporary)
+        // rename(2) replaces the old file atomically: readers see the old session or the new one.
+        guard rename(temporary.path, url.path) == 0 else {
+            try? manager.removeItem(at: temporary)
+            throw AuthError.storeFailure("cannot replace \(url.path)")
+        }
     }
 }

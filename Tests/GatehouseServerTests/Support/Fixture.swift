@@ -1,16 +1,9 @@
 import Foundation
 import GatehouseServer
+import GatehouseTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Synchronization
-
-/// A clock the tests move by hand.
-final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000.25))
-    var now: Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
 
 /// A fresh SQLite file in a temporary folder, seeded with seed 000's demo account.
 struct Fixture {
