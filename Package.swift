@@ -68,6 +68,7 @@ let package = Package(
         .executableTarget(
             name: "gatehouse-bench",
             dependencies: [
+                "GatehouseClient",
                 "GatehouseServer",
                 "GatehouseTestSupport",
                 "LoginCore",

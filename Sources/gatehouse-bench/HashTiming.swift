@@ -3,7 +3,13 @@ import GatehouseServer
 
 /// Times argon2id hashes one at a time, on one thread, with nothing else running.
 enum HashTiming {
+    /// The median of `samples` hashes.
     static func median(samples: Int) async throws -> Double {
+        try await times(samples: samples).sorted()[samples / 2]
+    }
+
+    /// The time of each of `samples` hashes, after one warm-up.
+    static func times(samples: Int) async throws -> [Double] {
         let hasher = PasswordHasher()
         _ = try await hasher.hash("warm-up")
         var times: [Double] = []
@@ -12,7 +18,7 @@ enum HashTiming {
             _ = try await hasher.hash("benchmark-password-\(index)")
             times.append((ContinuousClock.now - start).seconds)
         }
-        return times.sorted()[samples / 2]
+        return times
     }
 }
 

@@ -27,6 +27,8 @@ struct ServerOptions: ParsableArguments {
         let url = try url
         let (store, name, warning) = SessionStores.platformDefault(server: url)
         if let warning { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-        return (AuthClient(transport: try RESTTransport(baseURL: url), store: store), name)
+        var configuration = ClientConfiguration()
+        configuration.restoreBudget = 10  // a terminal can wait; an app's launch screen cannot
+        return (AuthClient(transport: try RESTTransport(baseURL: url), store: store, configuration: configuration), name)
     }
 }
