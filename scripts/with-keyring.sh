@@ -5,8 +5,8 @@
 set -euo pipefail
 if [ -z "${GATEHOUSE_KEYRING_SESSION:-}" ]; then
   export GATEHOUSE_KEYRING_SESSION=1
-  # dbus-daemon's "Failed to set fd limit" notice is harmless noise in containers.
-  exec dbus-run-session -- "$0" "$@" 2> >(grep -v "Failed to set fd limit" >&2)
+  # In containers dbus-daemon may print a harmless "Failed to set fd limit" notice.
+  exec dbus-run-session -- "$0" "$@"
 fi
 scratch=$(mktemp -d)
 trap 'pkill -u "$(id -u)" -f "gnome-keyring-daemon.*--components=secrets" 2>/dev/null || true; rm -rf "$scratch"' EXIT
