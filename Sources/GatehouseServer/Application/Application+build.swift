@@ -50,11 +50,13 @@ public func buildRouter(
         tokens: tokens, configuration: configuration, logger: logger
     )
     let router = Router(context: GatehouseRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
     if configuration.logRequests {
         router.add(middleware: LogRequestsMiddleware(.info))
     }
     router.add(middleware: JSONErrorMiddleware())
     AuthController(service: service).addRoutes(to: router)
+    WebController(service: service, resources: try WebResources.load()).addRoutes(to: router)
     router.get("/.well-known/jwks.json") { _, _ in
         try JSONBody.response(["keys": [signingKey.jwk]])
     }

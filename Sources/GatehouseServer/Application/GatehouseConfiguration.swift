@@ -1,4 +1,5 @@
 import Foundation
+import LoginCore
 
 /// How a Gatehouse server runs: where it listens, where it stores, how long tokens live.
 ///
@@ -24,6 +25,8 @@ public struct GatehouseConfiguration: Sendable {
     public var refreshReuseGrace: Int = 10
     /// The cost of password hashes.
     public var argon2: Argon2Parameters = .owasp
+    /// The login screen's rules, submit policy and copy (an `examples/` configuration).
+    public var login: LoginConfiguration = .standard
     /// Whether to log each request's method, path and status.
     public var logRequests: Bool = true
     /// The clock every expiry is measured against; injected so tests can move time.

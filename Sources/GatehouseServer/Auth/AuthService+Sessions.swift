@@ -43,3 +43,16 @@ extension AuthService {
         logger.info("Logout", metadata: ["user.id": "\(principal.user.id)", "scope": "\(scope.rawValue)"])
     }
 }
+
+extension AuthService {
+    /// The user and session behind a web session cookie, if the session is still live.
+    ///
+    /// The cookie holds the session's refresh token, which the web screen never rotates.
+    func webPrincipal(sessionToken: String) async throws -> Principal? {
+        guard let record = try await sessions.refreshToken(hash: RefreshToken.hash(sessionToken)), record.rotatedAt == nil,
+              let session = try await sessions.session(id: record.sessionID), session.revokedAt == nil, now < session.expiresAt,
+              let user = try await users.user(id: session.userID), user.lockedAt == nil, user.passwordChangedAt <= session.createdAt
+        else { return nil }
+        return Principal(user: user, session: session)
+    }
+}

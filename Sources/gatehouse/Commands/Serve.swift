@@ -3,6 +3,7 @@ import Foundation
 import GatehouseServer
 import Hummingbird
 import Logging
+import LoginCore
 
 extension Gatehouse {
     /// `gatehouse serve`: runs the auth server.
@@ -20,6 +21,9 @@ extension Gatehouse {
 
         @OptionGroup var storage: DatabaseOptions
 
+        @Option(help: "An app configuration (examples/…/gatehouse.json): the login screen's rules and copy.")
+        var config: String?
+
         @Flag(help: "Ensure the demo account user@example.com / password123 exists.")
         var demo = false
 
@@ -30,6 +34,14 @@ extension Gatehouse {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
             guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
+            if let config {
+                guard FileManager.default.fileExists(atPath: config) else { throw ValidationError("--config \(config): no such file") }
+                do {
+                    _ = try LoginConfiguration.load(from: URL(fileURLWithPath: config))
+                } catch {
+                    throw ValidationError("--config \(config): \(error)")
+                }
+            }
         }
 
         func run() async throws {
@@ -44,6 +56,7 @@ extension Gatehouse {
             configuration.host = host
             configuration.port = port
             configuration.databasePath = storage.database
+            if let config { configuration.login = try LoginConfiguration.load(from: URL(fileURLWithPath: config)) }
             let demo = demo
             let host = host
             let app = try await buildApplication(configuration, logger: Logger(label: "gatehouse")) { boundPort in

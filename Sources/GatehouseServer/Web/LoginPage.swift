@@ -1,0 +1,51 @@
+import Foundation
+import LoginCore
+
+/// What the login template shows, built from LoginCore's state and configuration.
+///
+/// The button is rendered enabled: without JavaScript the server validates on submit; the
+/// script applies the configured submit policy as soon as it runs.
+/// The same values go to the page's script as JSON (``configJSON``): the rules and the
+/// messages, with placeholders already filled in, so the browser never holds a second copy.
+struct LoginPage {
+    let configuration: LoginConfiguration
+    let state: LoginState
+    let csrf: String
+
+    var context: [String: Any] {
+        let m = configuration.messages
+        let subtitle = m.text(.subtitle)
+        return [
+            "appName": configuration.appName, "title": m.text(.title), "subtitle": subtitle, "hasSubtitle": !subtitle.isEmpty,
+            "emailLabel": m.text(.emailLabel), "emailPlaceholder": m.text(.emailPlaceholder),
+            "passwordLabel": m.text(.passwordLabel), "passwordPlaceholder": m.text(.passwordPlaceholder),
+            "submit": m.text(.submit), "showPassword": m.text(.showPassword),
+            "clearEmail": m.text(.clearEmail), "clearPassword": m.text(.clearPassword),
+            "email": state.email, "emailError": state.emailError ?? "", "hasEmailError": state.emailError != nil,
+            "passwordError": state.passwordError ?? "", "hasPasswordError": state.passwordError != nil,
+            "banner": state.banner ?? "", "hasBanner": state.banner != nil, "csrf": csrf,
+            "configJSON": Self.configJSON(configuration),
+        ]
+    }
+
+    /// LoginCore's rules and messages for the script, safe to embed in a `<script>` element.
+    static func configJSON(_ configuration: LoginConfiguration) -> String {
+        let rules = configuration.rules
+        let m = configuration.messages
+        var messages: [String: String] = [:]
+        for key in MessageKey.allCases { messages[key.rawValue] = m.text(key) }
+        messages[MessageKey.passwordTooShort.rawValue] = m.text(.passwordTooShort, ["min": String(rules.passwordMinimumLength)])
+        messages[MessageKey.passwordTooLong.rawValue] = m.text(.passwordTooLong, ["max": String(rules.passwordMaximumLength)])
+        let object: [String: Any] = [
+            "submitPolicy": configuration.submitPolicy.rawValue,
+            "rules": [
+                "emailPattern": rules.emailPattern, "passwordMinimumLength": rules.passwordMinimumLength,
+                "passwordMaximumLength": rules.passwordMaximumLength,
+            ],
+            "messages": messages,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        // "<" never appears raw, so no text can close the script element early.
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+import LoginCore
+import Mustache
+
+/// The login screen as web pages: `/`, `/login`, `/home`, `/logout` and `/assets/…`.
+///
+/// Without JavaScript the form posts and the server validates with LoginCore and re-renders;
+/// with JavaScript the same POST answers JSON. The web session is an HttpOnly `__Host-`
+/// cookie, never visible to scripts.
+struct WebController {
+    let service: AuthService
+    let resources: WebResources
+    var configuration: LoginConfiguration { service.configuration.login }
+    var form: LoginForm { LoginForm(configuration: configuration) }
+
+    func addRoutes(to router: Router<GatehouseRequestContext>) {
+        router.get("/") { request, _ in
+            let signedIn = try await currentUser(request) != nil
+            return Response.redirect(to: signedIn ? "/home" : "/login", type: .normal)
+        }
+        router.get("/login", use: showLogin)
+        router.post("/login", use: submitLogin)
+        router.get("/home", use: showHome)
+        router.post("/logout", use: logout)
+        router.get("/assets/{name}") { _, context in
+            guard let name = context.parameters.get("name"), let asset = resources.assets[name] else {
+                throw APIError(.notFound, code: "not_found", message: "No such file")
+            }
+            return Response(
+                status: .ok, headers: [.contentType: asset.type, .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(string: asset.body))
+            )
+        }
+    }
+
+    @Sendable func showLogin(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        if try await currentUser(request) != nil { return Response.redirect(to: "/home", type: .normal) }
+        var state = form.initialState()
+        if request.uri.queryParameters["reason"] == "expired" {
+            _ = form.send(.sessionEnded(.sessionExpired), to: &state)
+        }
+        var response = try page(state: state, csrf: WebCookies.newToken(), status: .ok)
+        if request.cookies[WebCookies.session] != nil { response.setCookie(WebCookies.expired(WebCookies.session)) }
+        return response
+    }
+
+    @Sendable func showHome(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard let user = try await currentUser(request) else {
+            let reason = request.cookies[WebCookies.session] != nil ? "?reason=expired" : ""
+            return Response.redirect(to: "/login" + reason, type: .normal)
+        }
+        let csrf = WebCookies.newToken()
+        let body = resources.templates.render(
+            ["appName": configuration.appName, "name": user.name, "email": user.email, "csrf": csrf], withTemplate: "home"
+        ) ?? ""
+        return html(body, status: .ok, csrf: csrf)
+    }
+
+    @Sendable func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let fields = try await FormBody.fields(request, context: context)
+        guard WebCookies.csrfMatches(request, formToken: fields["csrf"]) else {
+            throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
+        }
+        if let token = request.cookies[WebCookies.session]?.value, let principal = try await service.webPrincipal(sessionToken: token) {
+            try await service.logout(principal, scope: .local)
+        }
+        var response = Response.redirect(to: "/login", type: .normal)
+        response.setCookie(WebCookies.expired(WebCookies.session))
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// The signed-in user of the request's session cookie, if it is live.
+    func currentUser(_ request: Request) async throws -> SignedInUser? {
+        guard let token = request.cookies[WebCookies.session]?.value, !token.isEmpty else { return nil }
+        return try await service.webPrincipal(sessionToken: token)?.user.profile
+    }
+
+    func page(state: LoginState, csrf: String, status: HTTPResponse.Status) throws -> Response {
+        let body = resources.templates.render(LoginPage(configuration: configuration, state: state, csrf: csrf).context, withTemplate: "login") ?? ""
+        return html(body, status: status, csrf: csrf)
+    }
+
+    /// An HTML page that is never cached, with a fresh CSRF cookie.
+    func html(_ body: String, status: HTTPResponse.Status, csrf: String) -> Response {
+        var response = Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: body))
+        )
+        response.setCookie(WebCookies.cookie(WebCookies.csrf, csrf))
+        return response
+    }
+}

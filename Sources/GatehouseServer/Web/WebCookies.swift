@@ -1,0 +1,31 @@
+import Crypto
+import Foundation
+import Hummingbird
+
+/// The web screen's cookies: the session and the CSRF token, both `__Host-`, HttpOnly, Secure
+/// and SameSite=Strict, so no script, no other site and no subdomain can read or send them.
+enum WebCookies {
+    static let session = "__Host-gatehouse-session"
+    static let csrf = "__Host-gatehouse-csrf"
+
+    static func cookie(_ name: String, _ value: String, maxAge: Int? = nil) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: true, httpOnly: true, sameSite: .strict)
+    }
+
+    static func expired(_ name: String) -> Cookie {
+        cookie(name, "", maxAge: 0)
+    }
+
+    /// A fresh random CSRF token.
+    static func newToken() -> String {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded()
+    }
+
+    /// Whether the form's token matches the cookie's, compared in constant time.
+    static func csrfMatches(_ request: Request, formToken: String?) -> Bool {
+        guard let expected = request.cookies[csrf]?.value, let formToken, !expected.isEmpty else { return false }
+        let a = Array(expected.utf8), b = Array(formToken.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import Mustache
+
+/// The web screen's files, loaded once from the module's resources: two templates, one
+/// stylesheet, one script.
+struct WebResources: Sendable {
+    let templates: MustacheLibrary
+    /// Served files by name: (content type, body).
+    let assets: [String: (type: String, body: String)]
+
+    static func load() throws -> WebResources {
+        guard let folder = Bundle.module.url(forResource: "Resources", withExtension: nil) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "GatehouseServer resources"])
+        }
+        func read(_ name: String) throws -> String {
+            try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        }
+        let templates = MustacheLibrary(templates: [
+            "login": try MustacheTemplate(string: read("login.mustache")),
+            "home": try MustacheTemplate(string: read("home.mustache")),
+        ])
+        let assets = [
+            "gatehouse.css": ("text/css; charset=utf-8", try read("gatehouse.css")),
+            "login.js": ("text/javascript; charset=utf-8", try read("login.js")),
+        ]
+        return WebResources(templates: templates, assets: assets.mapValues { (type: $0.0, body: $0.1) })
+    }
+}
