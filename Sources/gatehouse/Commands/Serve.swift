@@ -24,6 +24,12 @@ extension Gatehouse {
         @Option(help: "An app configuration (examples/…/gatehouse.json): the login screen's rules and copy.")
         var config: String?
 
+        @Option(help: "Seconds an access token lives (seed 000: 900).")
+        var accessTokenLifetime: Int = 15 * 60
+
+        @Option(help: "Seconds a session lives from sign-in, however often it refreshes (seed 000: 7 days).")
+        var sessionLifetime: Int = 7 * 24 * 3600
+
         @Flag(help: "Ensure the demo account user@example.com / password123 exists.")
         var demo = false
 
@@ -33,6 +39,7 @@ extension Gatehouse {
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
             guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+            guard accessTokenLifetime > 0, sessionLifetime > 0 else { throw ValidationError("lifetimes must be positive numbers of seconds") }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
             if let config {
                 guard FileManager.default.fileExists(atPath: config) else { throw ValidationError("--config \(config): no such file") }
@@ -56,6 +63,8 @@ extension Gatehouse {
             configuration.host = host
             configuration.port = port
             configuration.databasePath = storage.database
+            configuration.accessTokenLifetime = accessTokenLifetime
+            configuration.refreshTokenLifetime = sessionLifetime
             if let config { configuration.login = try LoginConfiguration.load(from: URL(fileURLWithPath: config)) }
             let demo = demo
             let host = host

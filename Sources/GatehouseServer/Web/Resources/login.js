@@ -139,7 +139,8 @@ function start(form, config) {
         method: "POST", body, credentials: "same-origin",
         headers: { Accept: "application/json" }, signal: AbortSignal.timeout(30000),
       });
-      answer = await response.json();
+      answer = response.status >= 500 ? { banner: config.messages.serverError } : await response.json();
+      if (!answer.redirect && !answer.banner && !answer.errors) answer = { banner: answer.message || config.messages.serverError };
     } catch (error) {
       answer = { banner: error.name === "TimeoutError" ? config.messages.timeout : config.messages.networkUnavailable };
     }

@@ -1,0 +1,117 @@
+"""Fixtures for the browser suite: the real gatehouse server and headless Chromium at phone sizes."""
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import tempfile
+import time
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BIN = os.environ.get("GATEHOUSE_BIN", str(ROOT / ".build/debug/gatehouse"))
+EMAIL, PASSWORD, NAME = "user@example.com", "password123", "Demo User"
+PHONES = {"iphone-se": (375, 667), "iphone-14": (390, 844), "landscape": (667, 375)}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`gatehouse serve` on a free loopback port with a fresh SQLite file; stopped on close."""
+
+    def __init__(self, config="000-generic", extra=()):
+        self.folder = tempfile.mkdtemp(prefix="gatehouse-e2e-")
+        self.database = os.path.join(self.folder, "e2e.sqlite")
+        self.port = free_port()
+        self.url = f"http://localhost:{self.port}"
+        self.create_user(EMAIL, NAME, PASSWORD)
+        config_path = ROOT / "examples" / config / "gatehouse.json"
+        self.process = subprocess.Popen(
+            [BIN, "serve", "--port", str(self.port), "--database", self.database, "--config", str(config_path),
+             "--log-level", "info", *extra],
+            stdout=subprocess.PIPE, stderr=open(os.path.join(self.folder, "server.log"), "w"), text=True)
+        line = self.process.stdout.readline()
+        assert line.startswith("Gatehouse is listening on"), line
+
+    def cli(self, *args, stdin=""):
+        return subprocess.run([BIN, *args, "--database", self.database], input=stdin, capture_output=True, text=True, check=True)
+
+    def create_user(self, email, name, password):
+        self.cli("users", "create", "--email", email, "--name", name, "--password-stdin", stdin=password)
+
+    @property
+    def log(self):
+        return pathlib.Path(self.folder, "server.log").read_text()
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server():
+    server = Server()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def server003():
+    server = Server("003-peer-mentor")
+    yield server
+    server.close()
+
+
+def chromium(width=375, height=667, dark=False, javascript=True, reduced_motion=False, scale=1.0):
+    """Headless Chromium emulating a phone of width × height CSS pixels."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US"):
+        options.add_argument(argument)
+    options.add_experimental_option("mobileEmulation", {
+        "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0, "touch": True},
+        "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148",
+    })
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    features = [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]
+    if reduced_motion:
+        features.append({"name": "prefers-reduced-motion", "value": "reduce"})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
+    if scale != 1.0:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ""})
+    driver.implicitly_wait(0)
+    return driver
+
+
+@pytest.fixture
+def browser():
+    drivers = []
+
+    def make(**kwargs):
+        driver = chromium(**kwargs)
+        drivers.append(driver)
+        return driver
+
+    yield make
+    for driver in drivers:
+        driver.quit()
+
+
+@pytest.fixture(scope="session")
+def axe_source():
+    path = os.environ.get("AXE_JS")
+    assert path and os.path.exists(path), "AXE_JS must point at axe.min.js (e2e/run.sh sets it up)"
+    return pathlib.Path(path).read_text()
+
+
+def vectors():
+    return json.loads((ROOT / "testdata" / "validation-vectors.json").read_text())

@@ -1,0 +1,78 @@
+"""Helpers that act on the login screen the way a person would."""
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def el(driver, element_id):
+    return driver.find_element(By.ID, element_id)
+
+
+def open_login(driver, server):
+    driver.get(server.url + "/login")
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    return driver
+
+
+def type_into(driver, field, text):
+    box = el(driver, field)
+    box.click()
+    box.send_keys(text)
+    return box
+
+
+def blur(driver):
+    """Leaves the focused field by tapping the header, as a person on a phone would."""
+    driver.find_element(By.TAG_NAME, "h1").click()
+    time.sleep(0.1)
+
+
+def error_text(driver, field):
+    box = el(driver, f"{field}-error")
+    return box.text if box.is_displayed() else None
+
+
+def banner_text(driver):
+    box = el(driver, "banner")
+    return box.text if box.is_displayed() else None
+
+
+def wait_for(driver, condition, timeout=10):
+    return WebDriverWait(driver, timeout).until(lambda d: condition(d))
+
+
+def submit(driver):
+    el(driver, "submit").click()
+
+
+def sign_in(driver, server, email, password):
+    open_login(driver, server)
+    type_into(driver, "email", email)
+    type_into(driver, "password", password)
+    submit(driver)
+
+
+def logins_in_log(server, outcome="Login succeeded"):
+    return server.log.count(outcome)
+
+
+def slow_network(driver, latency_ms=2500):
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def offline(driver, value=True):
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": value, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def rect(driver, element):
+    return driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height];", element)
+
+
+TAB = Keys.TAB
+ENTER = Keys.ENTER

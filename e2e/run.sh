@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The browser suite: real Chromium (Debian's chromium + chromium-driver) against the real
+# gatehouse binary. Installs what it needs; pytest arguments pass through.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv
+swift build --product gatehouse
+if [ ! -x .venv/bin/pytest ]; then
+  python3 -m venv .venv
+  .venv/bin/pip install -q -r e2e/requirements.txt
+fi
+# A current axe-core 4.x, taken out of the axe-playwright-python wheel (never committed).
+axe=.build-e2e/axe.min.js
+if [ ! -s "$axe" ]; then
+  mkdir -p .build-e2e
+  .venv/bin/pip download -q --no-deps axe-playwright-python==0.1.8 -d .build-e2e
+  .venv/bin/python -c "import zipfile,glob,sys; z=zipfile.ZipFile(glob.glob('.build-e2e/axe_playwright_python-*.whl')[0]); open(sys.argv[1],'wb').write(z.read('axe_playwright_python/axe.min.js'))" "$axe"
+fi
+export GATEHOUSE_BIN="$PWD/.build/debug/gatehouse" AXE_JS="$PWD/$axe"
+exec .venv/bin/pytest -q -p no:cacheprovider e2e "$@"
