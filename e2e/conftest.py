@@ -69,25 +69,28 @@ def server003():
     server.close()
 
 
-def chromium(width=375, height=667, dark=False, javascript=True, reduced_motion=False, scale=1.0):
+def chromium(width=375, height=667, dark=False, javascript=True, reduced_motion=False):
     """Headless Chromium emulating a phone of width × height CSS pixels."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US"):
         options.add_argument(argument)
     options.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0, "touch": True},
+        # Touch emulation only where scripts run: chromedriver's emulated tap never submits a
+        # form in a page whose scripts are off, and hangs waiting for it.
+        "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0, "touch": javascript},
         "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148",
     })
     if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+        # Blink's own switch: the page's scripts never run, WebDriver's still do.
+        options.add_argument("--blink-settings=scriptEnabled=false")
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(30)
+    driver.set_script_timeout(30)
     features = [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]
     if reduced_motion:
         features.append({"name": "prefers-reduced-motion", "value": "reduce"})
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
-    if scale != 1.0:
-        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ""})
     driver.implicitly_wait(0)
     return driver
 

@@ -21,7 +21,10 @@ extension WebController {
             do {
                 let grant = try await service.login(email: credentials.email, password: credentials.password)
                 var response = wantsJSON ? try JSONBody.response(["redirect": "/home"]) : Response.redirect(to: "/home", type: .normal)
-                response.setCookie(WebCookies.cookie(WebCookies.session, grant.refreshToken, maxAge: service.configuration.refreshTokenLifetime))
+                // The cookie outlives the session by a day: the server refuses it once the session
+                // ends, but can still tell the user why (seed 003's expired-session message).
+                let maxAge = service.configuration.refreshTokenLifetime + 24 * 3600
+                response.setCookie(WebCookies.cookie(WebCookies.session, grant.refreshToken, maxAge: maxAge))
                 return response
             } catch let error as APIError {
                 let failure = Self.failure(for: error)
