@@ -74,5 +74,34 @@ def rect(driver, element):
     return driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height];", element)
 
 
+EMAIL, PASSWORD = "user@example.com", "password123"
+STATES = ["empty", "field-errors", "loading", "failure-banner", "home"]
+
+
+def reach(driver, server, state):
+    """Brings the screen into `state`."""
+    if state == "home":
+        sign_in(driver, server, EMAIL, PASSWORD)
+        wait_for(driver, lambda d: d.current_url.endswith("/home"))
+        return
+    open_login(driver, server)
+    if state == "field-errors":
+        type_into(driver, "email", "notanemail")
+        type_into(driver, "password", "abc")
+        blur(driver)
+    elif state == "loading":
+        type_into(driver, "email", EMAIL)
+        type_into(driver, "password", PASSWORD)
+        slow_network(driver, 8000)
+        submit(driver)
+        wait_for(driver, lambda d: el(d, "submit").get_attribute("aria-busy") == "true")
+    elif state == "failure-banner":
+        type_into(driver, "email", EMAIL)
+        type_into(driver, "password", "wrong-password")
+        submit(driver)
+        wait_for(driver, lambda d: banner_text(d) is not None)
+
+
+
 TAB = Keys.TAB
 ENTER = Keys.ENTER

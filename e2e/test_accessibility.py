@@ -3,35 +3,7 @@ computed from the colours Chromium actually renders."""
 import json
 
 import pytest
-from conftest import EMAIL, PASSWORD
-from pages import banner_text, blur, el, open_login, sign_in, slow_network, submit, type_into, wait_for
-
-STATES = ["empty", "field-errors", "loading", "failure-banner", "home"]
-
-
-def reach(driver, server, state):
-    """Brings the screen into `state`."""
-    if state == "home":
-        sign_in(driver, server, EMAIL, PASSWORD)
-        wait_for(driver, lambda d: d.current_url.endswith("/home"))
-        return
-    open_login(driver, server)
-    if state == "field-errors":
-        type_into(driver, "email", "notanemail")
-        type_into(driver, "password", "abc")
-        blur(driver)
-    elif state == "loading":
-        type_into(driver, "email", EMAIL)
-        type_into(driver, "password", PASSWORD)
-        slow_network(driver, 8000)
-        submit(driver)
-        wait_for(driver, lambda d: el(d, "submit").get_attribute("aria-busy") == "true")
-    elif state == "failure-banner":
-        type_into(driver, "email", EMAIL)
-        type_into(driver, "password", "wrong-password")
-        submit(driver)
-        wait_for(driver, lambda d: banner_text(d) is not None)
-
+from pages import STATES, reach
 
 def axe_violations(driver, axe_source):
     driver.execute_script(axe_source)

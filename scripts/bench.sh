@@ -6,4 +6,9 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh dbus gnome-keyring
 swift build -c release --product gatehouse-bench
 # Inside a keyring session, so the Secret Service store is timed too.
-exec ./scripts/with-keyring.sh .build/release/gatehouse-bench "${1:-8}"
+./scripts/with-keyring.sh .build/release/gatehouse-bench "${1:-8}"
+# The login page in Chromium: its weight and its first contentful paint.
+./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv
+[ -x .venv/bin/python ] || { python3 -m venv .venv && .venv/bin/pip install -q -r e2e/requirements.txt; }
+swift build -c release --product gatehouse
+GATEHOUSE_BIN="$PWD/.build/release/gatehouse" .venv/bin/python e2e/measure_page.py

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Every test: the Swift suites (LoginCore, the server through HummingbirdTesting on real
-# SQLite files, the client SDK and the CLI against the real server on loopback), inside a
-# private D-Bus session with a real GNOME Keyring for the Secret Service store.
+# Every test:
+#  1. the Swift suites (LoginCore; the server through HummingbirdTesting on real SQLite files;
+#     the client SDK and the CLI against the real server on loopback), inside a private D-Bus
+#     session with a real GNOME Keyring for the Secret Service store;
+#  2. the browser suite (e2e/): real headless Chromium against the real gatehouse binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh dbus gnome-keyring libsecret-tools
@@ -10,16 +12,26 @@ swift build --build-tests
 log=$(mktemp)
 set +e
 ./scripts/with-keyring.sh swift test 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
+swift_status=${PIPESTATUS[0]}
 set -e
-
-# One closing line with the counts, read from Swift Testing's own summary.
 summary=$(grep -E "Test run with [0-9]+ tests" "$log" | tail -n 1)
-total=$(sed -E 's/.*Test run with ([0-9]+) tests.*/\1/' <<<"$summary")
-failed=$(grep -cE "^✘ Test .*(failed|recorded an issue)" "$log" || true)
-rm -f "$log"
-if [ "$status" -ne 0 ] || [ -z "$total" ]; then
-  echo "swift: tests failed (exit $status)"
+swift_total=$(sed -E 's/.*Test run with ([0-9]+) tests.*/\1/' <<<"$summary")
+if [ "$swift_status" -ne 0 ] || [ -z "$swift_total" ]; then
+  rm -f "$log"
+  echo "swift: tests failed (exit $swift_status)"
   exit 1
 fi
-echo "swift: $total passed, $failed failed"
+
+set +e
+./e2e/run.sh 2>&1 | tee "$log"
+browser_status=${PIPESTATUS[0]}
+set -e
+browser_passed=$(grep -oE "[0-9]+ passed" "$log" | tail -n 1 | cut -d' ' -f1)
+browser_failed=$(grep -oE "[0-9]+ failed" "$log" | tail -n 1 | cut -d' ' -f1)
+rm -f "$log"
+echo "swift: $swift_total passed, 0 failed"
+echo "browser: ${browser_passed:-0} passed, ${browser_failed:-0} failed"
+if [ "$browser_status" -ne 0 ] || [ -z "$browser_passed" ]; then
+  exit 1
+fi
+echo "all: $((swift_total + browser_passed)) passed, 0 failed"
