@@ -13,6 +13,7 @@ public final class LoopbackServer: Sendable {
     /// The SQLite file, in a temporary folder of its own.
     public let databasePath: String
     let group: ServiceGroup
+    let running: Task<Void, any Error>
 
     /// Creates a fresh database with `users` (email, name, password) and starts the server.
     /// - Parameters:
@@ -45,23 +46,26 @@ public final class LoopbackServer: Sendable {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = try await buildApplication(configuration, logger: logger) { continuation.yield($0) }
         let group = ServiceGroup(services: [app], logger: logger)
-        Task { try await group.run() }
+        let running = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else { throw CancellationError() }
-        return LoopbackServer(url: URL(string: "http://127.0.0.1:\(bound)")!, port: bound, databasePath: path, group: group)
+        return LoopbackServer(
+            url: URL(string: "http://127.0.0.1:\(bound)")!, port: bound, databasePath: path, group: group, running: running
+        )
     }
 
-    init(url: URL, port: Int, databasePath: String, group: ServiceGroup) {
+    init(url: URL, port: Int, databasePath: String, group: ServiceGroup, running: Task<Void, any Error>) {
         self.url = url
         self.port = port
         self.databasePath = databasePath
         self.group = group
+        self.running = running
     }
 
-    /// Stops accepting connections and closes the database.
+    /// Stops the server and returns once it no longer listens and its database is closed.
     public func stop() async {
         await group.triggerGracefulShutdown()
-        try? await Task.sleep(for: .milliseconds(100))
+        _ = await running.result
     }
 
     /// A new SQLite path in a fresh temporary folder.
