@@ -14,7 +14,7 @@ set +e
 ./scripts/with-keyring.sh swift test 2>&1 | tee "$log"
 swift_status=${PIPESTATUS[0]}
 set -e
-summary=$(grep -E "Test run with [0-9]+ tests" "$log" | tail -n 1)
+summary=$(grep -E "Test run with [0-9]+ tests" "$log" | tail -n 1 || true)
 swift_total=$(sed -E 's/.*Test run with ([0-9]+) tests.*/\1/' <<<"$summary")
 if [ "$swift_status" -ne 0 ] || [ -z "$swift_total" ]; then
   rm -f "$log"
@@ -26,8 +26,8 @@ set +e
 ./e2e/run.sh 2>&1 | tee "$log"
 browser_status=${PIPESTATUS[0]}
 set -e
-browser_passed=$(grep -oE "[0-9]+ passed" "$log" | tail -n 1 | cut -d' ' -f1)
-browser_failed=$(grep -oE "[0-9]+ failed" "$log" | tail -n 1 | cut -d' ' -f1)
+browser_passed=$(grep -oE "[0-9]+ passed" "$log" | tail -n 1 | cut -d' ' -f1 || true)
+browser_failed=$(grep -oE "[0-9]+ failed" "$log" | tail -n 1 | cut -d' ' -f1 || true)
 rm -f "$log"
 echo "swift: $swift_total passed, 0 failed"
 echo "browser: ${browser_passed:-0} passed, ${browser_failed:-0} failed"
