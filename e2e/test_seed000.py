@@ -211,3 +211,26 @@ def test_A19_touch_targets_are_at_least_48_by_48(browser, server, phone):
     for target in visible:
         _, _, width, height = rect(driver, target)
         assert width >= 48 and height >= 48, (target.get_attribute("id") or target.get_attribute("class"), width, height)
+
+
+def test_R2_R3_clear_buttons_appear_while_focused_and_empty_the_field(browser, server):
+    driver = open_login(browser(), server)
+    clear = driver.find_element(By.CSS_SELECTOR, '[data-clear="email"]')
+    assert not clear.is_displayed()
+    type_into(driver, "email", "someone@example.com")
+    assert clear.is_displayed() and clear.accessible_name == "Clear email"
+    _, _, width, height = rect(driver, clear)
+    assert width >= 48 and height >= 48
+    clear.click()
+    assert el(driver, "email").get_attribute("value") == ""
+    assert driver.switch_to.active_element == el(driver, "email")
+    blur(driver)
+    assert not clear.is_displayed()
+
+
+def test_reduced_motion_slows_the_spinner(browser, server):
+    normal = open_login(browser(), server)
+    reduced = open_login(browser(reduced_motion=True), server)
+    duration = "return getComputedStyle(document.querySelector('.spinner')).animationDuration"
+    assert normal.execute_script(duration) == "0.8s"
+    assert reduced.execute_script(duration) == "2.4s"

@@ -103,4 +103,16 @@ import Testing
         #expect(first.refreshToken != second.refreshToken)
         #expect(try await store.load() == second)
     }
+
+    @Test func US3_4_signOutOthersEndsTheOtherDevicesAndKeepsThisOne() async throws {
+        let fixture = try await ClientFixture()
+        let phone = try fixture.client()
+        let laptop = try fixture.client()
+        try await phone.signIn(email: ClientFixture.email, password: ClientFixture.password)
+        try await laptop.signIn(email: ClientFixture.email, password: ClientFixture.password)
+        try await phone.signOut(scope: .others)
+        #expect(try await phone.authorizedData(for: fixture.meRequest).1.statusCode == 200)
+        fixture.clock.advance(by: 16 * 60)
+        await #expect(throws: AuthError.sessionEnded(.revoked)) { try await laptop.session() }
+    }
 }

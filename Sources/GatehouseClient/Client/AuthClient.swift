@@ -73,9 +73,10 @@ public final class AuthClient: Sendable {
         try await transport.signOut(accessToken: session.accessToken, scope: .others)
     }
 
-    /// Ends the session on the server and always here, even when offline; `.global` ends every
-    /// device. To keep this session and end the others, use ``signOutOthers()``.
+    /// Signs out: `.local` ends this session, `.global` every device's, both on the server and
+    /// always here, even offline; `.others` ends every other device's and keeps this one.
     public func signOut(scope: SignOutScope = .local) async throws {
+        if scope == .others { return try await signOutOthers() }
         guard let session = await manager.current else { return }
         var serverError: (any Error)?
         do {

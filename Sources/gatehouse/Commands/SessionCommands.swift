@@ -55,13 +55,8 @@ extension Gatehouse {
         func run() async throws {
             let (client, _) = try server.client()
             _ = try await RestoredSession.require(client)
-            if others {
-                try await client.signOutOthers()
-                print("Signed out every other device")
-            } else {
-                try await client.signOut(scope: all ? .global : .local)
-                print(all ? "Signed out every device" : "Signed out")
-            }
+            try await client.signOut(scope: all ? .global : others ? .others : .local)
+            print(all ? "Signed out every device" : others ? "Signed out every other device" : "Signed out")
         }
     }
 }
