@@ -20,12 +20,19 @@ extension AuthService {
     /// The user and session of an access token that is valid now and whose session is live.
     func authenticate(accessToken: String) async throws -> Principal {
         let claims = try await tokens.verify(accessToken, now: now)
-        guard let session = try await sessions.session(id: claims.sid), session.revokedAt == nil,
-              now < session.expiresAt, session.userID == claims.sub.value
-        else { throw APIError.invalidToken("The session has ended") }
-        guard let user = try await users.user(id: session.userID), user.lockedAt == nil,
+        guard let principal = try await livePrincipal(sessionID: claims.sid), principal.user.id == claims.sub.value else {
+            throw APIError.invalidToken("The session has ended")
+        }
+        return principal
+    }
+
+    /// The session and its user, if the session is neither revoked nor expired and its user is
+    /// neither locked nor signed in with a password changed since.
+    func livePrincipal(sessionID: String) async throws -> Principal? {
+        guard let session = try await sessions.session(id: sessionID), session.revokedAt == nil, now < session.expiresAt,
+              let user = try await users.user(id: session.userID), user.lockedAt == nil,
               user.passwordChangedAt <= session.createdAt
-        else { throw APIError.invalidToken("The session has ended") }
+        else { return nil }
         return Principal(user: user, session: session)
     }
 
@@ -49,10 +56,9 @@ extension AuthService {
     ///
     /// The cookie holds the session's refresh token, which the web screen never rotates.
     func webPrincipal(sessionToken: String) async throws -> Principal? {
-        guard let record = try await sessions.refreshToken(hash: RefreshToken.hash(sessionToken)), record.rotatedAt == nil,
-              let session = try await sessions.session(id: record.sessionID), session.revokedAt == nil, now < session.expiresAt,
-              let user = try await users.user(id: session.userID), user.lockedAt == nil, user.passwordChangedAt <= session.createdAt
-        else { return nil }
-        return Principal(user: user, session: session)
+        guard let record = try await sessions.refreshToken(hash: RefreshToken.hash(sessionToken)), record.rotatedAt == nil else {
+            return nil
+        }
+        return try await livePrincipal(sessionID: record.sessionID)
     }
 }

@@ -14,13 +14,17 @@ enum JSONBody {
         return encoder
     }()
 
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
-        let buffer: ByteBuffer
+    /// The whole body, refused with a clear message when it exceeds the context's limit.
+    static func collect(_ request: Request, context: some RequestContext) async throws -> ByteBuffer {
         do {
-            buffer = try await request.body.collect(upTo: context.maxUploadSize)
+            return try await request.body.collect(upTo: context.maxUploadSize)
         } catch is NIOTooManyBytesError {
             throw APIError.invalidRequest("The request body must be at most \(context.maxUploadSize) bytes")
         }
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        let buffer = try await collect(request, context: context)
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch DecodingError.keyNotFound(let key, _) {

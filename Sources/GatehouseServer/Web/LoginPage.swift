@@ -11,6 +11,8 @@ struct LoginPage {
     let configuration: LoginConfiguration
     let state: LoginState
     let csrf: String
+    /// ``configJSON(_:)`` of the configuration, built once by the controller.
+    let configJSON: String
 
     var context: [String: Any] {
         let m = configuration.messages
@@ -24,7 +26,7 @@ struct LoginPage {
             "email": state.email, "emailError": state.emailError ?? "", "hasEmailError": state.emailError != nil,
             "passwordError": state.passwordError ?? "", "hasPasswordError": state.passwordError != nil,
             "banner": state.banner ?? "", "hasBanner": state.banner != nil, "csrf": csrf,
-            "configJSON": Self.configJSON(configuration),
+            "configJSON": configJSON,
         ]
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import LoginCore
-import NIOCore
 
 extension WebController {
     /// `POST /login`: validates with LoginCore, signs in, and answers with a page or, for the
@@ -68,12 +67,7 @@ enum FormBody {
     }
 
     static func fields(_ request: Request, context: GatehouseRequestContext) async throws -> [String: String] {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        } catch is NIOTooManyBytesError {
-            throw APIError.invalidRequest("The request body must be at most \(context.maxUploadSize) bytes")
-        }
+        let buffer = try await JSONBody.collect(request, context: context)
         guard let decoded = try? URLEncodedFormDecoder().decode(Fields.self, from: String(buffer: buffer)) else {
             throw APIError.invalidRequest("The form could not be read")
         }

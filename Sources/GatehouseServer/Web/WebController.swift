@@ -11,8 +11,17 @@ import Mustache
 struct WebController {
     let service: AuthService
     let resources: WebResources
-    var configuration: LoginConfiguration { service.configuration.login }
-    var form: LoginForm { LoginForm(configuration: configuration) }
+    let form: LoginForm
+    /// The rules and copy for the page's script; fixed for the life of the server.
+    let configJSON: String
+    var configuration: LoginConfiguration { form.configuration }
+
+    init(service: AuthService, resources: WebResources) {
+        self.service = service
+        self.resources = resources
+        form = LoginForm(configuration: service.configuration.login)
+        configJSON = LoginPage.configJSON(service.configuration.login)
+    }
 
     func addRoutes(to router: Router<GatehouseRequestContext>) {
         router.get("/") { request, _ in
@@ -78,7 +87,7 @@ struct WebController {
     }
 
     func page(state: LoginState, csrf: String, status: HTTPResponse.Status) throws -> Response {
-        let body = resources.templates.render(LoginPage(configuration: configuration, state: state, csrf: csrf).context, withTemplate: "login") ?? ""
+        let body = resources.templates.render(LoginPage(configuration: configuration, state: state, csrf: csrf, configJSON: configJSON).context, withTemplate: "login") ?? ""
         return html(body, status: status, csrf: csrf)
     }
 
