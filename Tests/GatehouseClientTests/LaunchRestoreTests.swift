@@ -115,4 +115,22 @@ import Testing
         fixture.clock.advance(by: 16 * 60)
         await #expect(throws: AuthError.sessionEnded(.revoked)) { try await laptop.session() }
     }
+
+    @Test func offlineRequestsShareOneValidationAndRespectTheBackoff() async throws {
+        let fixture = try await ClientFixture()
+        let store = InMemorySessionStore()
+        let session = try await fixture.client(store: store).signIn(email: ClientFixture.email, password: ClientFixture.password)
+        await fixture.server.stop()
+        let transport = CountingTransport(try RESTTransport(baseURL: fixture.server.url))
+        let client = try fixture.client(store: store, transport: transport)
+        #expect(await client.restore() == .offline(session))
+        let sessions = try await withThrowingTaskGroup(of: Session.self) { group in
+            for _ in 0..<20 { group.addTask { try await client.session() } }
+            return try await group.reduce(into: [Session]()) { $0.append($1) }
+        }
+        #expect(sessions == Array(repeating: session, count: 20), "offline, the stored session is used as it is")
+        #expect(transport.userRequests == 2, "one at launch, one shared by all 20 callers")
+        _ = try await client.session()
+        #expect(transport.userRequests == 2, "inside the backoff nothing is sent")
+    }
 }

@@ -61,9 +61,7 @@ public final class AuthClient: Sendable {
 
     /// A session whose access token is valid, refreshed if it was about to expire.
     public func session() async throws -> Session {
-        if await !manager.isValidated, await manager.current != nil {
-            if let session = try? await manager.validate(timeout: nil) { return session }
-        }
+        if let session = await manager.validateIfNeeded() { return session }
         return try await manager.validSession()
     }
 

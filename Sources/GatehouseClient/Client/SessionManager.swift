@@ -18,6 +18,7 @@ actor SessionManager {
     /// Whether the server has confirmed ``current`` since it was loaded.
     private(set) var isValidated = false
     private var refreshTask: Task<Session, any Error>?
+    private var validationTask: Task<Session, any Error>?
     private var failures = 0
     private var retryAfter: Date?
 
@@ -84,12 +85,34 @@ actor SessionManager {
                 try await end(reason)
                 throw AuthError.sessionEnded(reason)
             }
-            if error.isTransient {
-                failures += 1
-                let wait = min(configuration.maximumBackoff, configuration.initialBackoff * pow(2, Double(failures - 1)))
-                retryAfter = now.addingTimeInterval(wait)
-            }
+            if error.isTransient { backOff() }
             throw error
+        }
+    }
+
+    /// Waits longer after each consecutive network failure before the server is asked again.
+    private func backOff() {
+        failures += 1
+        let wait = min(configuration.maximumBackoff, configuration.initialBackoff * pow(2, Double(failures - 1)))
+        retryAfter = now.addingTimeInterval(wait)
+    }
+
+    /// Confirms a restored, unconfirmed session: concurrent callers share one attempt, and after
+    /// a network failure none is made until the backoff has passed. `nil` when nothing was confirmed.
+    func validateIfNeeded() async -> Session? {
+        guard !isValidated, current != nil else { return nil }
+        if let validationTask { return try? await validationTask.value }
+        if let retryAfter, now < retryAfter { return nil }
+        let task = Task { try await self.validate(timeout: nil) }
+        validationTask = task
+        defer { validationTask = nil }
+        do {
+            return try await task.value
+        } catch let error as AuthError where error.isTransient {
+            backOff()
+            return nil
+        } catch {
+            return nil
         }
     }
 

@@ -67,7 +67,10 @@ struct ClientFixture {
 final class CountingTransport: AuthTransport {
     let base: any AuthTransport
     private let count = Mutex(0)
+    private let userCount = Mutex(0)
     var refreshes: Int { count.withLock { $0 } }
+    /// How many times the user was asked for (launch validation).
+    var userRequests: Int { userCount.withLock { $0 } }
 
     init(_ base: any AuthTransport) { self.base = base }
 
@@ -85,6 +88,7 @@ final class CountingTransport: AuthTransport {
     }
 
     func user(accessToken: String, timeout: TimeInterval?) async throws -> SignedInUser {
-        try await base.user(accessToken: accessToken, timeout: timeout)
+        userCount.withLock { $0 += 1 }
+        return try await base.user(accessToken: accessToken, timeout: timeout)
     }
 }
