@@ -56,6 +56,10 @@ public func buildRouter(
     }
     router.add(middleware: JSONErrorMiddleware())
     AuthController(service: service).addRoutes(to: router)
+    try GraphQLController(service: service, messages: configuration.login.messages).addRoutes(to: router)
+    if let anonKey = configuration.supabaseAnonKey {
+        GoTrueController(service: service, anonKey: anonKey).addRoutes(to: router)
+    }
     WebController(service: service, resources: try WebResources.load()).addRoutes(to: router)
     router.get("/.well-known/jwks.json") { _, _ in
         try JSONBody.response(["keys": [signingKey.jwk]])

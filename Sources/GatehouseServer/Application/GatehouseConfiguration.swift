@@ -27,6 +27,9 @@ public struct GatehouseConfiguration: Sendable {
     public var argon2: Argon2Parameters = .owasp
     /// The login screen's rules, submit policy and copy (an `examples/` configuration).
     public var login: LoginConfiguration = .standard
+    /// The anon key Supabase clients send in `apikey`; when set, the Supabase Auth (GoTrue)
+    /// subset is served under `/auth/v1`.
+    public var supabaseAnonKey: String?
     /// Whether to log each request's method, path and status.
     public var logRequests: Bool = true
     /// The clock every expiry is measured against; injected so tests can move time.

@@ -21,7 +21,7 @@ extension AuthService {
     func authenticate(accessToken: String) async throws -> Principal {
         let claims = try await tokens.verify(accessToken, now: now)
         guard let principal = try await livePrincipal(sessionID: claims.sid), principal.user.id == claims.sub.value else {
-            throw APIError.invalidToken("The session has ended")
+            throw APIError.sessionEnded
         }
         return principal
     }

@@ -55,6 +55,9 @@ extension APIError {
         )
     }
 
+    /// A valid access token whose session is over (logged out, revoked, expired or locked).
+    static let sessionEnded = invalidToken("The session has ended")
+
     /// A refresh that cannot succeed; `code` says why (see ``RefreshFailure``).
     static func refreshRejected(_ failure: RefreshFailure) -> APIError {
         let status: HTTPResponse.Status = failure == .accountLocked ? .forbidden : .unauthorized

@@ -4,21 +4,37 @@ import NIOCore
 
 /// Turns every error into an ``APIError`` JSON response, so no request ends in an empty body.
 ///
-/// Errors Gatehouse did not expect become a 500 whose log line names only the error's type,
-/// since an error's description could quote request data.
+/// Errors that already render themselves (``APIError``, Supabase's ``GoTrueError``) pass
+/// through. Errors Gatehouse did not expect become a 500 whose log line names only the error's
+/// type, since an error's description could quote request data.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
+        } catch let error as any HTTPResponseError where !(error is HTTPError) {
             throw error
-        } catch let error as HTTPError {
-            throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase, headers: error.headers)
-        } catch is NIOTooManyBytesError {
-            throw APIError.invalidRequest("The request body is too large")
         } catch {
-            context.logger.error("Unexpected error", metadata: ["error.type": "\(type(of: error))"])
-            throw APIError(.internalServerError, code: "server_error", message: "Something went wrong. Please try again.")
+            throw APIError.from(error, logger: context.logger)
+        }
+    }
+}
+
+extension APIError {
+    /// The API error for any error a route threw.
+    /// - Parameters:
+    ///   - error: what was thrown.
+    ///   - logger: where an unexpected error's type is logged.
+    static func from(_ error: any Error, logger: Logger) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as HTTPError:
+            return APIError(error.status, code: code(for: error.status), message: error.body ?? error.status.reasonPhrase, headers: error.headers)
+        case is NIOTooManyBytesError:
+            return .invalidRequest("The request body is too large")
+        default:
+            logger.error("Unexpected error", metadata: ["error.type": "\(type(of: error))"])
+            return APIError(.internalServerError, code: "server_error", message: "Something went wrong. Please try again.")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoginCore
 import SQLKit
 
 extension SQLRepository: UserRepository {
@@ -6,6 +7,8 @@ extension SQLRepository: UserRepository {
         var id: String
         var email: String
         var name: String
+        var firstName: String
+        var lastName: String
         var passwordHash: String
         var createdAt: Int64
         var passwordChangedAt: Int64
@@ -15,6 +18,8 @@ extension SQLRepository: UserRepository {
             id = user.id
             email = user.email
             name = user.name
+            firstName = user.personName.first
+            lastName = user.personName.last
             passwordHash = user.passwordHash
             createdAt = user.createdAt.milliseconds
             passwordChangedAt = user.passwordChangedAt.milliseconds
@@ -23,7 +28,7 @@ extension SQLRepository: UserRepository {
 
         var record: UserRecord {
             UserRecord(
-                id: id, email: email, name: name, passwordHash: passwordHash,
+                id: id, email: email, name: PersonName(first: firstName, last: lastName), passwordHash: passwordHash,
                 createdAt: Date(milliseconds: createdAt), passwordChangedAt: Date(milliseconds: passwordChangedAt),
                 lockedAt: lockedAt.map(Date.init(milliseconds:))
             )
@@ -53,6 +58,8 @@ extension SQLRepository: UserRepository {
         let row = UserRow(user)
         try await database.update("users")
             .set("name", to: row.name)
+            .set("first_name", to: row.firstName)
+            .set("last_name", to: row.lastName)
             .set("password_hash", to: row.passwordHash)
             .set("password_changed_at", to: row.passwordChangedAt)
             .set("locked_at", to: row.lockedAt)

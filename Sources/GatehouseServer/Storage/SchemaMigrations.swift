@@ -1,3 +1,4 @@
+import LoginCore
 import SQLKit
 
 /// The schema, as an ordered list of steps; the applied count lives in `gatehouse_schema`.
@@ -5,7 +6,7 @@ struct SchemaMigrations {
     let database: any SQLDatabase
 
     var steps: [@Sendable (any SQLDatabase) async throws -> Void] {
-        [Self.createUsers, Self.createSessions, Self.createRefreshTokens]
+        [Self.createUsers, Self.createSessions, Self.createRefreshTokens, Self.splitNames]
     }
 
     func run() async throws {
@@ -57,5 +58,18 @@ struct SchemaMigrations {
             .column("sealed_successor", type: .text)
             .run()
         try await db.create(index: "refresh_tokens_session_id").on("refresh_tokens").column("session_id").run()
+    }
+
+    /// Version 4: first and last names (seed 001), split from the one-line name.
+    static let splitNames: @Sendable (any SQLDatabase) async throws -> Void = { db in
+        for column in ["first_name", "last_name"] {
+            try await db.alter(table: "users").column(column, type: .text, .notNull, .default("")).run()
+        }
+        struct Row: Decodable { let id: String; let name: String }
+        for row in try await db.select().columns("id", "name").from("users").all(decoding: Row.self) {
+            let parts = PersonName(full: row.name)
+            try await db.update("users").set("first_name", to: parts.first).set("last_name", to: parts.last)
+                .where("id", .equal, row.id).run()
+        }
     }
 }

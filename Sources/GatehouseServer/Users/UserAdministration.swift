@@ -29,16 +29,22 @@ public struct UserAdministration: Sendable {
         self.clock = clock
     }
 
-    /// Adds an account and returns it.
+    /// Adds an account whose one-line name is split at its first space, and returns it.
     @discardableResult
     public func create(email: String, name: String, password: String) async throws -> UserRecord {
+        try await create(email: email, name: PersonName(full: name), password: password)
+    }
+
+    /// Adds an account and returns it.
+    @discardableResult
+    public func create(email: String, name: PersonName, password: String) async throws -> UserRecord {
         if let issue = rules.validateEmail(email) {
             throw AdministrationError.invalidEmail(issue.message(for: .email, in: MessageCatalogue()))
         }
         try check(password)
         let now = clock()
         let user = UserRecord(
-            email: rules.normalizedEmail(email), name: name.trimmingCharacters(in: .whitespacesAndNewlines),
+            email: rules.normalizedEmail(email), name: name,
             passwordHash: try await hasher.hash(password), createdAt: now
         )
         do {

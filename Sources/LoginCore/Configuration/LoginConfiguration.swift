@@ -53,15 +53,14 @@ extension LoginConfiguration: Codable {
 extension LoginConfiguration {
     /// Reads a configuration from a JSON file.
     ///
-    /// The file may be a bare configuration or an app file with the configuration under a
-    /// top-level `"login"` key, as the `examples/` files are.
+    /// The file may be a bare configuration or an app file (``AppConfiguration``) with the
+    /// configuration under a top-level `"login"` key, as the `examples/` files are.
     /// - Parameter url: the file to read.
     public static func load(from url: URL) throws -> LoginConfiguration {
         let data = try Data(contentsOf: url)
-        struct AppFile: Decodable { let login: LoginConfiguration }
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        if object?["login"] != nil {
-            return try JSONDecoder().decode(AppFile.self, from: data).login
+        if object?["login"] != nil || object?["backend"] != nil {
+            return try JSONDecoder().decode(AppConfiguration.self, from: data).login
         }
         return try JSONDecoder().decode(LoginConfiguration.self, from: data)
     }

@@ -24,6 +24,9 @@ extension Gatehouse {
         @Option(help: "An app configuration (examples/…/gatehouse.json): the login screen's rules and copy.")
         var config: String?
 
+        @Option(help: "Serve the Supabase Auth subset under /auth/v1 for clients sending this anon key (overrides the config's backend.anonKey).")
+        var anonKey: String?
+
         @Option(help: "Seconds an access token lives (seed 000: 900).")
         var accessTokenLifetime: Int = 15 * 60
 
@@ -41,10 +44,11 @@ extension Gatehouse {
             guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
             guard accessTokenLifetime > 0, sessionLifetime > 0 else { throw ValidationError("lifetimes must be positive numbers of seconds") }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
+            if let anonKey, anonKey.isEmpty { throw ValidationError("--anon-key must not be empty") }
             if let config {
                 guard FileManager.default.fileExists(atPath: config) else { throw ValidationError("--config \(config): no such file") }
                 do {
-                    _ = try LoginConfiguration.load(from: URL(fileURLWithPath: config))
+                    _ = try AppConfiguration.load(from: URL(fileURLWithPath: config))
                 } catch {
                     throw ValidationError("--config \(config): \(error)")
                 }
@@ -65,11 +69,17 @@ extension Gatehouse {
             configuration.databasePath = storage.database
             configuration.accessTokenLifetime = accessTokenLifetime
             configuration.refreshTokenLifetime = sessionLifetime
-            if let config { configuration.login = try LoginConfiguration.load(from: URL(fileURLWithPath: config)) }
+            if let config {
+                let app = try AppConfiguration.load(from: URL(fileURLWithPath: config))
+                configuration.login = app.login
+                configuration.supabaseAnonKey = app.backend.anonKey
+            }
+            if let anonKey { configuration.supabaseAnonKey = anonKey }
             let demo = demo
             let host = host
+            let supabase = configuration.supabaseAnonKey != nil
             let app = try await buildApplication(configuration, logger: Logger(label: "gatehouse")) { boundPort in
-                Self.announce(url: "http://\(host):\(boundPort)", demo: demo)
+                Self.announce(url: "http://\(host):\(boundPort)", demo: demo, supabase: supabase)
             }
             try await app.runService()
         }
@@ -85,8 +95,9 @@ extension Gatehouse {
             }
         }
 
-        private static func announce(url: String, demo: Bool) {
-            var lines = ["Gatehouse is listening on \(url)"]
+        private static func announce(url: String, demo: Bool, supabase: Bool) {
+            var lines = ["Gatehouse is listening on \(url)", "GraphQL: \(url)/graphql", "OpenAPI: \(url)/openapi.yaml"]
+            if supabase { lines.append("Supabase Auth: \(url)/auth/v1 (clients send the anon key as apikey)") }
             if demo {
                 lines += [
                     "Demo account: \(demoEmail) / \(demoPassword)",

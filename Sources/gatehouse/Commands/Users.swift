@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GatehouseServer
+import LoginCore
 
 extension Gatehouse {
     /// `gatehouse users …`: manage accounts in the database.
@@ -39,17 +40,27 @@ extension Gatehouse.Users {
         static let configuration = CommandConfiguration(abstract: "Create an account; the password is prompted for.")
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
-        @Option(help: "The account holder's name.") var name: String
+        @Option(help: "The account holder's full name; split at the first space into first and last name.")
+        var name: String?
+        @Option(help: "The first name (instead of --name).") var firstName: String?
+        @Option(help: "The last name (with --first-name).") var lastName: String?
         @Flag(help: "Read the password from standard input instead of prompting.") var passwordStdin = false
 
+        var personName: PersonName {
+            name.map(PersonName.init(full:)) ?? PersonName(first: firstName ?? "", last: lastName ?? "")
+        }
+
         func validate() throws {
-            if name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--name must not be empty") }
+            if name != nil, firstName != nil || lastName != nil {
+                throw ValidationError("give either --name or --first-name/--last-name, not both")
+            }
+            if personName.first.isEmpty { throw ValidationError("a name is required: --name or --first-name must not be empty") }
         }
 
         func run() async throws {
             let password = try PasswordInput.read(fromStandardInput: passwordStdin, confirm: true)
             let user = try await storage.withAdministration {
-                try await $0.create(email: account.email, name: name, password: password)
+                try await $0.create(email: account.email, name: personName, password: password)
             }
             print("Created \(user.email) (\(user.id))")
         }

@@ -1,0 +1,56 @@
+import Graphiti
+import LoginCore
+
+/// The GraphQL schema served at `/graphql`.
+///
+/// ```graphql
+/// type Query { me: User! }
+/// type Mutation {
+///   login(data: LoginInput!): AuthPayload!
+///   refresh(data: RefreshInput!): AuthPayload!
+///   logout(scope: String = "local"): Boolean!
+/// }
+/// ```
+struct GatehouseGraphQL: API {
+    let resolver = GraphQLResolver()
+    let schema: Schema<GraphQLResolver, GraphQLContext>
+
+    init() throws {
+        schema = try Schema<GraphQLResolver, GraphQLContext> {
+            Type(SignedInUser.self, as: "User") {
+                Field("id", at: \.id)
+                Field("email", at: \.email)
+                Field("firstName", at: \.firstName)
+                Field("lastName", at: \.lastName)
+                Field("name", at: \.name)
+            }
+            Type(GraphQLResolver.AuthPayload.self, as: "AuthPayload") {
+                Field("token", at: \.token).description("The access token (a JWT) for `Authorization: Bearer`.")
+                Field("refreshToken", at: \.refreshToken).description("Exchange for a new pair with `refresh`; single use.")
+                Field("expiresIn", at: \.expiresIn).description("Seconds until `token` expires.")
+                Field("user", at: \.user)
+            }
+            Input(GraphQLResolver.LoginInput.self, as: "LoginInput") {
+                InputField("email", at: \.email)
+                InputField("password", at: \.password)
+            }
+            Input(GraphQLResolver.RefreshInput.self, as: "RefreshInput") {
+                InputField("refreshToken", at: \.refreshToken)
+            }
+            Query {
+                Field("me", at: GraphQLResolver.me).description("The signed-in user; needs a Bearer token.")
+            }
+            Mutation {
+                Field("login", at: GraphQLResolver.login) {
+                    Argument("data", at: \.data)
+                }
+                Field("refresh", at: GraphQLResolver.refresh) {
+                    Argument("data", at: \.data)
+                }
+                Field("logout", at: GraphQLResolver.logout) {
+                    Argument("scope", at: \.scope).defaultValue("local")
+                }.description("Ends this session (local), every session (global) or every other one (others).")
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import GraphQL
+
+/// A validation rule: a document may call `login` or `refresh` at most once.
+///
+/// Without it, one request could alias `login` hundreds of times and make the server hash as
+/// many passwords, slipping past any per-request limit.
+enum SingleSignInRule {
+    static let limitedFields: Set<String> = ["login", "refresh"]
+
+    @Sendable static func validate(_ context: ValidationContext) -> Visitor {
+        var count = 0
+        return Visitor(enter: { node, _, _, _, _ in
+            if node.kind == .field, let field = node as? Field, limitedFields.contains(field.name.value) {
+                count += 1
+                if count == 2 {
+                    context.report(error: GraphQLError(
+                        message: "A request may call login or refresh only once", nodes: [field]
+                    ))
+                }
+            }
+            return .continue
+        })
+    }
+}

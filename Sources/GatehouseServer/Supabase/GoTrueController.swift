@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import HummingbirdAuth
+
+/// A Supabase Auth (GoTrue) compatible subset under `/auth/v1`, for apps built on a Supabase client.
+///
+/// `POST /token?grant_type=password|refresh_token`, `GET /user` and `POST /logout?scope=`
+/// share users, sessions and rotation rules with the REST API. Every request must carry the
+/// configured anon key in its `apikey` header, as Supabase's gateway requires.
+struct GoTrueController {
+    let service: AuthService
+    let anonKey: String
+
+    func addRoutes(to router: Router<GatehouseRequestContext>) {
+        router.group("/auth/v1")
+            .add(middleware: GoTrueErrorMiddleware())
+            .add(middleware: APIKeyMiddleware(anonKey: anonKey))
+            .post("/token", use: token)
+            .get("/user", use: user)
+            .post("/logout", use: logout)
+    }
+
+    @Sendable func token(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        switch request.uri.queryParameters["grant_type"].map(String.init) {
+        case "password":
+            let body = try await JSONBody.decode(GoTruePasswordGrant.self, from: request, context: context)
+            guard body.phone == nil || body.email != nil else {
+                throw GoTrueError(.badRequest, "phone_provider_disabled", "Phone logins are disabled")
+            }
+            guard let email = body.email, let password = body.password else {
+                throw GoTrueError.validationFailed("An email address and a password are required")
+            }
+            return try await session(service.login(email: email, password: password))
+        case "refresh_token":
+            let body = try await JSONBody.decode(GoTrueRefreshGrant.self, from: request, context: context)
+            return try await session(service.refresh(body.refreshToken))
+        case let other:
+            throw GoTrueError(
+                .badRequest, "validation_failed",
+                "Unsupported grant type \(other.map { "'\($0)'" } ?? "(none)"); use password or refresh_token"
+            )
+        }
+    }
+
+    @Sendable func user(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        try JSONBody.response(GoTrueUser(try await principal(request).user))
+    }
+
+    @Sendable func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let principal = try await principal(request)
+        let name = request.uri.queryParameters["scope"].map(String.init) ?? LogoutScope.global.rawValue
+        guard let scope = LogoutScope(rawValue: name) else {
+            throw GoTrueError.validationFailed("Unsupported scope '\(name)'; use global, local or others")
+        }
+        try await service.logout(principal, scope: scope)
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+
+    private func session(_ grant: TokenGrant) async throws -> Response {
+        guard let record = try await service.users.user(id: grant.user.id) else { throw APIError.invalidCredentials }
+        return try JSONBody.response(GoTrueSession(grant, record: record, now: service.now))
+    }
+
+    private func principal(_ request: Request) async throws -> Principal {
+        guard let bearer = request.headers.bearer else { throw GoTrueError.noAuthorization }
+        return try await service.authenticate(accessToken: bearer.token)
+    }
+}
+
+/// Refuses requests whose `apikey` header is not the configured anon key.
+struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
+    let anonKey: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let presented = request.headers[.apiKey], constantTimeEqual(presented, anonKey) else {
+            throw GoTrueError.invalidAPIKey
+        }
+        return try await next(request, context)
+    }
+
+    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+extension HTTPField.Name {
+    static let apiKey = HTTPField.Name("apikey")!
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// An app file as `examples/` holds them: the login screen under `"login"` and the API under
+/// `"backend"`. Both keys are optional; any other key is an error.
+public struct AppConfiguration: Equatable, Sendable {
+    public var login: LoginConfiguration
+    public var backend: BackendConfiguration
+
+    public init(login: LoginConfiguration = .standard, backend: BackendConfiguration = BackendConfiguration()) {
+        self.login = login
+        self.backend = backend
+    }
+
+    /// Reads an app file.
+    /// - Parameter url: the JSON file.
+    public static func load(from url: URL) throws -> AppConfiguration {
+        try JSONDecoder().decode(AppConfiguration.self, from: Data(contentsOf: url))
+    }
+}
+
+extension AppConfiguration: Codable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            login: try container.decodeIfPresent(LoginConfiguration.self, forKey: .login) ?? .standard,
+            backend: try container.decodeIfPresent(BackendConfiguration.self, forKey: .backend) ?? BackendConfiguration()
+        )
+    }
+}
