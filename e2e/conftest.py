@@ -1,4 +1,5 @@
-"""Fixtures for the browser suite: the real gatehouse server and headless Chromium at phone sizes."""
+"""Fixtures for the Python suites: the real gatehouse server, headless Chromium at phone sizes,
+and the example apps' backends for third-party clients."""
 import json
 import os
 import pathlib
@@ -58,6 +59,13 @@ class Server:
 @pytest.fixture(scope="session")
 def server():
     server = Server()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def server001():
+    server = Server("001-projects")
     yield server
     server.close()
 

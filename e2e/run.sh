@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The browser suite: real Chromium (Debian's chromium + chromium-driver) against the real
-# gatehouse binary. Installs what it needs; pytest arguments pass through.
+# The Python suites against the real gatehouse binary: the browser suite in real Chromium
+# (Debian's chromium + chromium-driver), and third-party clients (supabase-auth, gql, schemathesis). Installs what it needs; pytest arguments pass through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv
 swift build --product gatehouse
-if [ ! -x .venv/bin/pytest ]; then
-  python3 -m venv .venv
+# One venv for the browser suite and the third-party clients; reinstalled when the pins change.
+if [ ! -x .venv/bin/pytest ] || ! cmp -s e2e/requirements.txt .venv/requirements.txt; then
+  [ -x .venv/bin/python ] || python3 -m venv .venv
   .venv/bin/pip install -q -r e2e/requirements.txt
+  cp e2e/requirements.txt .venv/requirements.txt
 fi
 # A current axe-core 4.x, taken out of the axe-playwright-python wheel (never committed).
 axe=.build-e2e/axe.min.js

@@ -52,10 +52,13 @@ struct GraphQLController {
         return try respond(GraphQLResult(data: result.data, errors: result.errors.map(mapped)))
     }
 
-    /// Replaces an error a resolver threw with its public message and code.
+    /// Gives every error a code, and replaces an error a resolver threw with its public message.
     private func mapped(_ error: GraphQLError) -> GraphQLError {
         guard let original = error.originalError else {
-            return error.extensions["code"] == nil ? GraphQLFailure.badRequest(error.message, locations: error.locations) : error
+            guard error.extensions["code"] == nil else { return error }
+            // The library's own errors: validation (no path) or a broken result (with a path).
+            let code = error.path.elements.isEmpty ? "GRAPHQL_VALIDATION_FAILED" : "INTERNAL_SERVER_ERROR"
+            return GraphQLFailure.make(code: code, message: error.message, locations: error.locations, path: error.path)
         }
         guard let apiError = original as? APIError else {
             return GraphQLFailure.internalError(locations: error.locations, path: error.path)

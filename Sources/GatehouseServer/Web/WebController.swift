@@ -3,7 +3,7 @@ import Hummingbird
 import LoginCore
 import Mustache
 
-/// The login screen as web pages: `/`, `/login`, `/home`, `/logout` and `/assets/…`.
+/// The login screen as web pages: `/`, `/login`, `/home`, `/logout`, `/assets/…`, and `/openapi.yaml`.
 ///
 /// Without JavaScript the form posts and the server validates with LoginCore and re-renders;
 /// with JavaScript the same POST answers JSON. The web session is an HttpOnly `__Host-`
@@ -32,15 +32,19 @@ struct WebController {
         router.post("/login", use: submitLogin)
         router.get("/home", use: showHome)
         router.post("/logout", use: logout)
-        router.get("/assets/{name}") { _, context in
-            guard let name = context.parameters.get("name"), let asset = resources.assets[name] else {
-                throw APIError(.notFound, code: "not_found", message: "No such file")
-            }
-            return Response(
-                status: .ok, headers: [.contentType: asset.type, .cacheControl: "no-cache"],
-                body: .init(byteBuffer: ByteBuffer(string: asset.body))
-            )
+        router.get("/assets/{name}") { _, context in try asset(context.parameters.get("name") ?? "") }
+        router.get("/openapi.yaml") { _, _ in try asset("openapi.yaml") }
+    }
+
+    /// One of the module's files, revalidated on every use.
+    func asset(_ name: String) throws -> Response {
+        guard let asset = resources.assets[name] else {
+            throw APIError(.notFound, code: "not_found", message: "No such file")
         }
+        return Response(
+            status: .ok, headers: [.contentType: asset.type, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: asset.body))
+        )
     }
 
     @Sendable func showLogin(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

@@ -2,7 +2,7 @@ import Foundation
 import Mustache
 
 /// The web screen's files, loaded once from the module's resources: two templates, one
-/// stylesheet, one script.
+/// stylesheet, one script, and the OpenAPI document.
 struct WebResources: Sendable {
     let templates: MustacheLibrary
     /// Served files by name: (content type, body).
@@ -22,6 +22,7 @@ struct WebResources: Sendable {
         let assets = [
             "gatehouse.css": ("text/css; charset=utf-8", try read("gatehouse.css")),
             "login.js": ("text/javascript; charset=utf-8", try read("login.js")),
+            "openapi.yaml": ("application/yaml; charset=utf-8", try read("openapi.yaml")),
         ]
         return WebResources(templates: templates, assets: assets.mapValues { (type: $0.0, body: $0.1) })
     }

@@ -33,6 +33,9 @@ extension Gatehouse {
         @Option(help: "Seconds a session lives from sign-in, however often it refreshes (seed 000: 7 days).")
         var sessionLifetime: Int = 7 * 24 * 3600
 
+        @Option(help: "Seconds a rotated refresh token still yields its successor; reuse after that ends the session.")
+        var refreshGrace: Int = 10
+
         @Flag(help: "Ensure the demo account user@example.com / password123 exists.")
         var demo = false
 
@@ -43,6 +46,7 @@ extension Gatehouse {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
             guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
             guard accessTokenLifetime > 0, sessionLifetime > 0 else { throw ValidationError("lifetimes must be positive numbers of seconds") }
+            guard refreshGrace >= 0 else { throw ValidationError("--refresh-grace must be 0 or more seconds") }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
             if let anonKey, anonKey.isEmpty { throw ValidationError("--anon-key must not be empty") }
             if let config {
@@ -69,6 +73,7 @@ extension Gatehouse {
             configuration.databasePath = storage.database
             configuration.accessTokenLifetime = accessTokenLifetime
             configuration.refreshTokenLifetime = sessionLifetime
+            configuration.refreshReuseGrace = refreshGrace
             if let config {
                 let app = try AppConfiguration.load(from: URL(fileURLWithPath: config))
                 configuration.login = app.login
