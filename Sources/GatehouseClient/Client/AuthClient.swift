@@ -37,9 +37,15 @@ public final class AuthClient: Sendable {
         manager = SessionManager(transport: transport, store: store, configuration: configuration, events: events)
     }
 
-    /// A client for a Gatehouse server's REST API with the platform's secure store.
-    public convenience init(server: URL, configuration: ClientConfiguration = ClientConfiguration()) throws {
-        let transport = try RESTTransport(baseURL: server)
+    /// A client with the platform's secure store, speaking the API the backend names.
+    /// - Parameters:
+    ///   - server: the server's base URL.
+    ///   - backend: REST (the default), GraphQL or Supabase Auth, as an app file's `"backend"` says.
+    ///   - configuration: margins, budgets, backoff and the clock.
+    public convenience init(
+        server: URL, backend: BackendConfiguration = BackendConfiguration(), configuration: ClientConfiguration = ClientConfiguration()
+    ) throws {
+        let transport = try AuthTransports.make(backend, server: server)
         self.init(transport: transport, store: SessionStores.platformDefault(server: server).store, configuration: configuration)
     }
 

@@ -11,14 +11,13 @@ extension Gatehouse {
         @OptionGroup var server: ServerOptions
         @Option(help: "The email; prompted for when missing.") var email: String?
         @Flag(help: "Read the password from standard input instead of prompting.") var passwordStdin = false
-        @Option(help: "A screen configuration (examples/…/gatehouse.json) for the copy and rules.") var config: String?
 
         func validate() throws {
             if passwordStdin, email == nil { throw ValidationError("--password-stdin needs --email") }
         }
 
         func run() async throws {
-            let form = LoginForm(configuration: try config.map { try LoginConfiguration.load(from: URL(fileURLWithPath: $0)) } ?? .standard)
+            let form = LoginForm(configuration: try server.app.login)
             let (client, _) = try server.client()
             var screen = TerminalLoginScreen(form: form, client: client, interactive: !passwordStdin && isatty(STDIN_FILENO) == 1)
             let user = try await screen.run(email: email, passwordFromStdin: passwordStdin)

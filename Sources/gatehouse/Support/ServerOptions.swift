@@ -1,11 +1,15 @@
 import ArgumentParser
 import Foundation
 import GatehouseClient
+import LoginCore
 
-/// The `--server` option the session commands share.
+/// The `--server` and `--config` options the session commands share.
 struct ServerOptions: ParsableArguments {
     @Option(help: "The Gatehouse server (default: $GATEHOUSE_SERVER, else http://127.0.0.1:8080).")
     var server: String = ProcessInfo.processInfo.environment["GATEHOUSE_SERVER"] ?? "http://127.0.0.1:8080"
+
+    @Option(help: "An app file (examples/…/gatehouse.json): the screen's copy and rules, and which API to speak (REST, GraphQL or Supabase Auth).")
+    var config: String?
 
     var url: URL {
         get throws {
@@ -14,9 +18,21 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
+    /// The app file, or seed 000's defaults over REST.
+    var app: AppConfiguration {
+        get throws {
+            guard let config else { return AppConfiguration() }
+            do {
+                return try AppConfiguration.load(from: URL(fileURLWithPath: config))
+            } catch {
+                throw ValidationError("--config \(config): \(error)")
+            }
+        }
+    }
+
     func validate() throws {
         do {
-            _ = try RESTTransport(baseURL: try url)
+            _ = try AuthTransports.make(try app.backend, server: try url)
         } catch AuthError.insecureURL(let reason) {
             throw ValidationError(reason)
         }
@@ -29,6 +45,7 @@ struct ServerOptions: ParsableArguments {
         if let warning { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         var configuration = ClientConfiguration()
         configuration.restoreBudget = 10  // a terminal can wait; an app's launch screen cannot
-        return (AuthClient(transport: try RESTTransport(baseURL: url), store: store, configuration: configuration), name)
+        let transport = try AuthTransports.make(try app.backend, server: url)
+        return (AuthClient(transport: transport, store: store, configuration: configuration), name)
     }
 }

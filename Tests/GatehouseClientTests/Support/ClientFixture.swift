@@ -14,6 +14,7 @@ import LoginCore
 struct ClientFixture {
     static let email = "user@example.com"
     static let password = "password123"
+    static let anonKey = "fixture-anon-key"
 
     let clock = TestClock()
     let server: LoopbackServer
@@ -23,6 +24,7 @@ struct ClientFixture {
         server = try await LoopbackServer.start(users: [(Self.email, "Demo User", Self.password)]) {
             $0.clock = { clock.now }
             $0.refreshReuseGrace = grace
+            $0.supabaseAnonKey = Self.anonKey
         }
     }
 
@@ -40,6 +42,11 @@ struct ClientFixture {
     /// A client of the server over real HTTP, with `store` (in memory by default).
     func client(store: any SessionStore = InMemorySessionStore(), transport: (any AuthTransport)? = nil) throws -> AuthClient {
         AuthClient(transport: try transport ?? RESTTransport(baseURL: server.url), store: store, configuration: configuration)
+    }
+
+    /// A transport of the server speaking `api`, chosen the way an app file chooses it.
+    func transport(_ api: BackendConfiguration.API) throws -> any AuthTransport {
+        try AuthTransports.make(BackendConfiguration(api: api, anonKey: api == .supabase ? Self.anonKey : nil), server: server.url)
     }
 
     /// Runs `body` with an administration of the server's database, as an operator would.

@@ -1,0 +1,119 @@
+import Foundation
+import LoginCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Seed 001's GraphQL API: the `login` mutation (FR-004), `refresh`, `logout` and `me`.
+///
+/// Failures arrive as GraphQL errors; their `extensions.code` becomes an ``AuthError``:
+/// `INVALID_CREDENTIALS` is ``AuthError/invalidCredentials``, `UNAUTHENTICATED` a 401 that
+/// triggers a refresh, and the refresh codes end the session as they do over REST.
+public struct GraphQLTransport: AuthTransport {
+    static let userFields = "user { id email firstName lastName }"
+    static let login = """
+        mutation login($email: String!, $password: String!) { \
+        login(data: { email: $email, password: $password }) { token refreshToken expiresIn \(userFields) } }
+        """
+    static let refresh = """
+        mutation refresh($refreshToken: String!) { \
+        refresh(data: { refreshToken: $refreshToken }) { token refreshToken expiresIn \(userFields) } }
+        """
+    static let logout = "mutation logout($scope: String) { logout(scope: $scope) }"
+    static let me = "query me { me { id email firstName lastName } }"
+
+    /// The GraphQL endpoint.
+    public let endpoint: URL
+    let exchange: JSONExchange
+
+    /// Creates a transport; throws ``AuthError/insecureURL(_:)`` for plain http off loopback.
+    /// - Parameters:
+    ///   - endpoint: the GraphQL URL, such as `https://api.example.com/graphql`.
+    ///   - http: how requests are sent.
+    public init(endpoint: URL, http: any HTTPExecutor = URLSessionExecutor()) throws {
+        self.endpoint = try ServerURL.validated(endpoint)
+        exchange = JSONExchange(http: http)
+    }
+
+    public func signIn(email: String, password: String) async throws -> TokenResponse {
+        try await execute(Self.login, ["email": email, "password": password], field: "login", as: Payload.self).tokens
+    }
+
+    public func refresh(_ refreshToken: String) async throws -> TokenResponse {
+        try await execute(Self.refresh, ["refreshToken": refreshToken], field: "refresh", as: Payload.self).tokens
+    }
+
+    public func signOut(accessToken: String, scope: SignOutScope) async throws {
+        _ = try await execute(Self.logout, ["scope": scope.rawValue], field: "logout", as: Bool.self, bearer: accessToken)
+    }
+
+    public func user(accessToken: String, timeout: TimeInterval?) async throws -> SignedInUser {
+        try await execute(Self.me, [:], field: "me", as: SignedInUser.self, bearer: accessToken, timeout: timeout)
+    }
+
+    /// Runs one operation and returns its one root field.
+    private func execute<T: Decodable>(
+        _ query: String, _ variables: [String: String], field: String, as type: T.Type,
+        bearer: String? = nil, timeout: TimeInterval? = nil
+    ) async throws -> T {
+        let body = Request(query: query, variables: variables)
+        let request = try JSONExchange.request(endpoint, body: body, bearer: bearer, timeout: timeout)
+        let data = try await exchange.send(request) { response, data in
+            (try? JSONDecoder().decode(Response<T>.self, from: data))?.errors?.first?.authError ?? ResponseError.map(response, data)
+        }
+        let response = try JSONExchange.decode(Response<T>.self, from: data, expected: "GraphQL response")
+        if let error = response.errors?.first { throw error.authError }
+        guard let value = response.data?[field] else { throw AuthError.malformedResponse("the GraphQL response has no \(field)") }
+        return value
+    }
+
+    struct Request: Encodable {
+        let query: String
+        let variables: [String: String]
+    }
+
+    struct Response<T: Decodable>: Decodable {
+        let data: [String: T]?
+        let errors: [GraphQLErrorBody]?
+    }
+
+    struct Payload: Decodable {
+        let token: String
+        let refreshToken: String
+        let expiresIn: Int
+        let user: SignedInUser
+
+        var tokens: TokenResponse {
+            get throws {
+                try TokenResponse(accessToken: token, refreshToken: refreshToken, expiresIn: expiresIn, user: user).checked()
+            }
+        }
+    }
+}
+
+/// One entry of a GraphQL response's `errors`.
+struct GraphQLErrorBody: Decodable {
+    struct Extensions: Decodable {
+        let code: String?
+        let retryAfter: Int?
+    }
+
+    let message: String
+    let extensions: Extensions?
+
+    var authError: AuthError {
+        let code = extensions?.code ?? "GRAPHQL_ERROR"
+        switch code {
+        case "INVALID_CREDENTIALS": return .invalidCredentials
+        case "ACCOUNT_LOCKED": return .accountLocked
+        case "EMAIL_NOT_VERIFIED": return .emailNotVerified
+        case "RATE_LIMITED": return .rateLimited(retryAfter: extensions?.retryAfter)
+        case "UNAUTHENTICATED": return .server(status: 401, code: .invalidToken, message: message)
+        case "INTERNAL_SERVER_ERROR": return .serverError(status: 500)
+        case "INVALID_REFRESH_TOKEN", "REFRESH_TOKEN_REUSED", "SESSION_EXPIRED", "SESSION_REVOKED":
+            return .server(status: 401, code: ServerErrorCode(rawValue: code.lowercased()), message: message)
+        default:
+            return .server(status: 400, code: ServerErrorCode(rawValue: code.lowercased()), message: message)
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import LoginCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Supabase Auth (GoTrue): `POST /token?grant_type=password|refresh_token`, `GET /user`,
+/// `POST /logout?scope=`, each with the project's anon key in `apikey` (seed 003).
+///
+/// GoTrue's `error_code`s become ``AuthError``s: `invalid_credentials`, `user_banned` (locked),
+/// `email_not_confirmed`, and for refreshes `refresh_token_already_used` (revoked),
+/// `refresh_token_not_found` and `session_expired` (expired) and `session_not_found` (revoked).
+/// A rejected access token is reported as a 401, which makes the SDK refresh once.
+public struct SupabaseTransport: AuthTransport {
+    /// The Auth URL, such as `https://project.supabase.co/auth/v1`.
+    public let authURL: URL
+    let anonKey: String
+    let exchange: JSONExchange
+
+    /// Creates a transport; throws ``AuthError/insecureURL(_:)`` for plain http off loopback.
+    /// - Parameters:
+    ///   - authURL: the Auth API's URL, ending in `/auth/v1` on Supabase.
+    ///   - anonKey: the project's public anon key.
+    ///   - http: how requests are sent.
+    public init(authURL: URL, anonKey: String, http: any HTTPExecutor = URLSessionExecutor()) throws {
+        self.authURL = try ServerURL.validated(authURL)
+        self.anonKey = anonKey
+        exchange = JSONExchange(http: http)
+    }
+
+    public func signIn(email: String, password: String) async throws -> TokenResponse {
+        try await token(grant: "password", body: ["email": email, "password": password])
+    }
+
+    public func refresh(_ refreshToken: String) async throws -> TokenResponse {
+        try await token(grant: "refresh_token", body: ["refresh_token": refreshToken])
+    }
+
+    public func signOut(accessToken: String, scope: SignOutScope) async throws {
+        let request = try JSONExchange.request(url("logout", query: ["scope": scope.rawValue]), bearer: accessToken, headers: headers)
+        _ = try await exchange.send(request, failure: Self.failure(tokenRejected: true))
+    }
+
+    public func user(accessToken: String, timeout: TimeInterval?) async throws -> SignedInUser {
+        let request = try JSONExchange.request(url("user"), method: "GET", bearer: accessToken, headers: headers, timeout: timeout)
+        let data = try await exchange.send(request, failure: Self.failure(tokenRejected: true))
+        return try JSONExchange.decode(User.self, from: data, expected: "user").signedIn
+    }
+
+    private var headers: [String: String] { ["apikey": anonKey] }
+
+    private func url(_ path: String, query: [String: String] = [:]) -> URL {
+        let url = authURL.appendingPathComponent(path)
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.key, value: $0.value) } }
+        return components?.url ?? url
+    }
+
+    private func token(grant: String, body: [String: String]) async throws -> TokenResponse {
+        let request = try JSONExchange.request(url("token", query: ["grant_type": grant]), body: body, headers: headers)
+        let data = try await exchange.send(request, failure: Self.failure(tokenRejected: false))
+        let session = try JSONExchange.decode(TokenBody.self, from: data, expected: "session")
+        return try TokenResponse(
+            accessToken: session.access_token, refreshToken: session.refresh_token,
+            expiresIn: session.expires_in, user: session.user.signedIn
+        ).checked()
+    }
+
+    /// Maps a GoTrue error; with `tokenRejected`, a refused access token is a 401.
+    static func failure(tokenRejected: Bool) -> @Sendable (HTTPURLResponse, Data) -> AuthError {
+        { response, data in
+            guard let body = try? JSONDecoder().decode(ErrorBody.self, from: data), let code = body.error_code else {
+                return ResponseError.map(response, data)
+            }
+            let message = body.msg ?? body.message ?? "HTTP \(response.statusCode)"
+            switch code {
+            case "invalid_credentials": return .invalidCredentials
+            case "user_banned": return .accountLocked
+            case "email_not_confirmed": return .emailNotVerified
+            case "over_request_rate_limit", "over_email_send_rate_limit":
+                return .rateLimited(retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
+            case "bad_jwt", "no_authorization", "session_not_found" where tokenRejected:
+                return .server(status: 401, code: .invalidToken, message: message)
+            case "refresh_token_already_used": return .server(status: 400, code: .refreshTokenReused, message: message)
+            case "refresh_token_not_found": return .server(status: 400, code: .invalidRefreshToken, message: message)
+            case "session_expired": return .server(status: 400, code: .sessionExpired, message: message)
+            case "session_not_found": return .server(status: 400, code: .sessionRevoked, message: message)
+            default:
+                if response.statusCode >= 500 { return .serverError(status: response.statusCode) }
+                return .server(status: response.statusCode, code: ServerErrorCode(rawValue: code), message: message)
+            }
+        }
+    }
+
+    // GoTrue's own key names, as its JSON spells them.
+    // swiftlint:disable identifier_name
+    struct TokenBody: Decodable {
+        let access_token: String
+        let refresh_token: String
+        let expires_in: Int
+        let user: User
+    }
+
+    struct User: Decodable {
+        struct Metadata: Decodable {
+            let first_name: String?
+            let last_name: String?
+            let full_name: String?
+            let name: String?
+        }
+
+        let id: String
+        let email: String?
+        let user_metadata: Metadata?
+
+        var signedIn: SignedInUser {
+            let metadata = user_metadata
+            if let first = metadata?.first_name {
+                return SignedInUser(id: id, email: email ?? "", firstName: first, lastName: metadata?.last_name ?? "")
+            }
+            return SignedInUser(id: id, email: email ?? "", name: metadata?.full_name ?? metadata?.name ?? "")
+        }
+    }
+
+    struct ErrorBody: Decodable {
+        let error_code: String?
+        let msg: String?
+        let message: String?
+    }
+    // swiftlint:enable identifier_name
+}
