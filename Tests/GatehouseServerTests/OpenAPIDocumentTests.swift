@@ -1,0 +1,49 @@
+import Foundation
+import GatehouseServer
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// `docs/openapi.yaml` is the document the server serves, and it lists exactly the API routes.
+@Suite struct OpenAPIDocumentTests {
+    static let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/openapi.yaml")
+
+    /// `(method, path)` pairs of the document's `paths` section, read line by line.
+    static func documentedOperations() throws -> Set<String> {
+        let lines = try String(contentsOf: document, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var operations = Set<String>(), path: String?
+        for line in lines {
+            if line == "components:" { break }
+            if line.hasPrefix("  /"), line.hasSuffix(":") { path = String(line.dropFirst(2).dropLast()) }
+            let method = line.trimmingCharacters(in: .whitespaces).dropLast()
+            if line.hasPrefix("    "), !line.hasPrefix("     "), ["get", "post", "put", "delete", "patch"].contains(String(method)), let path {
+                operations.insert("\(method.uppercased()) \(path)")
+            }
+        }
+        return operations
+    }
+
+    @Test func theServedDocumentIsDocsOpenapiYaml() async throws {
+        try await Fixture().test { client in
+            let response = try await client.execute(uri: "/openapi.yaml", method: .get)
+            #expect(response.status == .ok && response.headers[.contentType] == "application/yaml; charset=utf-8")
+            #expect(Data(buffer: response.body) == (try Data(contentsOf: Self.document)))
+        }
+    }
+
+    @Test func everyAPIRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
+        let fixture = try await Fixture()
+        var configuration = fixture.configuration
+        configuration.supabaseAnonKey = "key"
+        let database = try await SQLiteDatabase(path: fixture.databasePath, logger: Logger(label: "t"))
+        let router = try await buildRouter(configuration, repository: SQLRepository(database: database.sql), logger: Logger(label: "t"))
+        try await database.close()
+        let webScreen: Set<String> = ["GET /", "GET /login", "POST /login", "GET /home", "POST /logout", "GET /assets/{name}"]
+        let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" }).subtracting(webScreen)
+        let documented = try Self.documentedOperations()
+        #expect(documented.count >= 11)
+        #expect(routed == documented, "routed but undocumented: \(routed.subtracting(documented)); documented but not routed: \(documented.subtracting(routed))")
+    }
+}
