@@ -3,7 +3,8 @@
 #  1. the Swift suites (LoginCore; the server through HummingbirdTesting on real SQLite files;
 #     the client SDK and the CLI against the real server on loopback), inside a private D-Bus
 #     session with a real GNOME Keyring for the Secret Service store;
-#  2. the browser suite (e2e/): real headless Chromium against the real gatehouse binary.
+#  2. the Python suite (e2e/) against the real gatehouse binary: real headless Chromium, and
+#     third-party clients (supabase-auth, gql, schemathesis over docs/openapi.yaml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh dbus gnome-keyring libsecret-tools
@@ -30,7 +31,8 @@ browser_passed=$(grep -oE "[0-9]+ passed" "$log" | tail -n 1 | cut -d' ' -f1 || 
 browser_failed=$(grep -oE "[0-9]+ failed" "$log" | tail -n 1 | cut -d' ' -f1 || true)
 rm -f "$log"
 echo "swift: $swift_total passed, 0 failed"
-echo "browser: ${browser_passed:-0} passed, ${browser_failed:-0} failed"
+echo "python (browser + third-party clients): ${browser_passed:-0} passed, ${browser_failed:-0} failed"
+if [ -s .build-e2e/schemathesis.txt ]; then echo "schemathesis: $(cat .build-e2e/schemathesis.txt)"; fi
 if [ "$browser_status" -ne 0 ] || [ -z "$browser_passed" ]; then
   exit 1
 fi
