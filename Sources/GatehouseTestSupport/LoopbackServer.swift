@@ -25,7 +25,7 @@ public final class LoopbackServer: Sendable {
         users: [(email: String, name: String, password: String)] = [],
         port: Int = 0,
         databasePath: String? = nil,
-        configure: (inout GatehouseConfiguration) -> Void = { _ in }
+        configure: @Sendable (inout GatehouseConfiguration) -> Void = { _ in }
     ) async throws -> LoopbackServer {
         var logger = Logger(label: "loopback")
         logger.logLevel = .warning

@@ -25,7 +25,9 @@ struct Bench {
                          name, save * 1000, load * 1000, 0.1 / save, 0.1 / load))
         }
 
-        let server = try await LoopbackServer.start(users: [(LoadClient.email, "Bench", LoadClient.password)])
+        let server = try await LoopbackServer.start(users: [(LoadClient.email, "Bench", LoadClient.password)]) {
+            $0.supabaseAnonKey = LoadClient.anonKey
+        }
         let client = LoadClient(base: server.url.absoluteString)
 
         // argon2id is timed just before and just after the login phase, so drift in this
@@ -46,6 +48,10 @@ struct Bench {
         let sessions = tokens
         let me = try await client.rate(concurrency: 16, seconds: seconds) { worker in try await client.me(sessions[worker].access) }
         print(String(format: "GET /api/me/s at 16 concurrent clients: %.0f  (%.0f × logins/s)", me, me / logins))
+        let graphQL = try await client.rate(concurrency: 16, seconds: seconds) { worker in try await client.graphQLMe(sessions[worker].access) }
+        print(String(format: "GraphQL query { me }/s at 16 concurrent clients: %.0f  (%.2f × GET /api/me)", graphQL, graphQL / me))
+        let supabase = try await client.rate(concurrency: 16, seconds: seconds) { worker in try await client.supabaseUser(sessions[worker].access) }
+        print(String(format: "Supabase GET /auth/v1/user/s at 16 concurrent clients: %.0f  (%.2f × GET /api/me)", supabase, supabase / me))
 
         let chains = RefreshChains(tokens.map(\.refresh))
         let refreshes = try await client.rate(concurrency: 16, seconds: seconds) { worker in

@@ -62,11 +62,37 @@ struct LoadClient: Sendable {
     }
 
     func me(_ accessToken: String) async throws {
-        var request = HTTPClientRequest(url: base + "/api/me")
+        try await authorized("/api/me", accessToken)
+    }
+
+    /// `query { me { … } }` over GraphQL (seed 001).
+    func graphQLMe(_ accessToken: String) async throws {
+        let body = #"{"query":"{ me { id email firstName lastName } }"}"#
+        let buffer = try await authorized("/graphql", accessToken, body: body)
+        guard buffer.readableBytesView.firstRange(of: Array("errors".utf8)) == nil else { throw Failure(description: "GraphQL me failed") }
+    }
+
+    /// `GET /auth/v1/user` (seed 003's Supabase Auth).
+    func supabaseUser(_ accessToken: String) async throws {
+        try await authorized("/auth/v1/user", accessToken, headers: ["apikey": Self.anonKey])
+    }
+
+    static let anonKey = "bench-anon-key"
+
+    @discardableResult
+    private func authorized(_ path: String, _ accessToken: String, body: String? = nil, headers: [String: String] = [:]) async throws -> ByteBuffer {
+        var request = HTTPClientRequest(url: base + path)
         request.headers.add(name: "Authorization", value: "Bearer \(accessToken)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
         let response = try await http.execute(request, timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 64 * 1024)
-        guard response.status.code == 200 else { throw Failure(description: "GET /api/me answered \(response.status.code)") }
+        let buffer = try await response.body.collect(upTo: 64 * 1024)
+        guard response.status.code == 200 else { throw Failure(description: "\(path) answered \(response.status.code)") }
+        return buffer
     }
 
     func shutdown() async throws {

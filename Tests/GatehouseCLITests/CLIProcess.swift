@@ -39,6 +39,18 @@ struct CLIProcess {
         )
     }
 
+    /// Like ``run(_:input:environment:in:)``, but waits on a Dispatch thread, so a test whose
+    /// server runs in this process never blocks the cooperative threads that server needs.
+    static func runDetached(
+        _ arguments: [String], input: String = "", environment: [String: String] = [:], in directory: URL
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try run(arguments, input: input, environment: environment, in: directory) })
+            }
+        }
+    }
+
     /// A fresh temporary folder.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cli-\(UUID().uuidString)")

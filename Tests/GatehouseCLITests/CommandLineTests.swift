@@ -7,7 +7,7 @@ import Testing
         (["serve", "--port", "99999"], "gatehouse: --port must be between 0 and 65535, not 99999"),
         (["serve", "--port", "eighty"], "gatehouse: The value 'eighty' is invalid for '--port <port>'"),
         (["serve", "--log-level", "loud"], "gatehouse: --log-level 'loud' is not a log level"),
-        (["users", "create", "--email", "a@b.co"], "gatehouse: Missing expected argument '--name <name>'"),
+        (["users", "create", "--email", "a@b.co"], "gatehouse: a name is required: --name or --first-name must not be empty"),
         (["users", "create", "--email", "a@b.co", "--name", "A", "--password", "secret123"], "gatehouse: Unknown option '--password'"),
         (["frobnicate"], "gatehouse: Unexpected argument 'frobnicate'"),
     ])
