@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python suites against the real gatehouse binary: the browser suite in real Chromium
-# (Debian's chromium + chromium-driver), and third-party clients (supabase-auth, gql, schemathesis). Installs what it needs; pytest arguments pass through.
+# (Debian's chromium + chromium-driver), and third-party clients (supabase-auth, gql,
+# schemathesis). Installs what it needs; pytest arguments pass through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv
