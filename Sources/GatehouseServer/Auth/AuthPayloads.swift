@@ -26,6 +26,9 @@ public struct TokenGrant: Codable, Sendable, Equatable {
     /// Seconds until the access token expires.
     public var expiresIn: Int
     public var user: SignedInUser
+    /// The stored account behind `user`, for routes that show more of it (Supabase's user);
+    /// never encoded.
+    var account: UserRecord?
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"

@@ -66,6 +66,8 @@ public struct AuthService: Sendable {
 
     func grant(user: UserRecord, session: SessionRecord, refreshToken: String) async throws -> TokenGrant {
         let access = try await tokens.issue(userID: user.id, sessionID: session.id, now: now)
-        return TokenGrant(accessToken: access, refreshToken: refreshToken, expiresIn: tokens.lifetime, user: user.profile)
+        return TokenGrant(
+            accessToken: access, refreshToken: refreshToken, expiresIn: tokens.lifetime, user: user.profile, account: user
+        )
     }
 }

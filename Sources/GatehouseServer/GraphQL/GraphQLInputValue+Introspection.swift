@@ -8,26 +8,26 @@ import GraphQL
 
 extension GraphQLArgumentDefinition: @retroactive KeySubscriptable {
     public subscript(key: String) -> (any Sendable)? {
-        switch key {
-        case "name": name
-        case "description": description
-        case "type": type
-        case "isDeprecated": deprecationReason != nil
-        case "deprecationReason": deprecationReason
-        default: nil
-        }
+        inputValueField(key, name: name, description: description, type: type, deprecationReason: deprecationReason)
     }
 }
 
 extension InputObjectFieldDefinition: @retroactive KeySubscriptable {
     public subscript(key: String) -> (any Sendable)? {
-        switch key {
-        case "name": name
-        case "description": description
-        case "type": type
-        case "isDeprecated": deprecationReason != nil
-        case "deprecationReason": deprecationReason
-        default: nil
-        }
+        inputValueField(key, name: name, description: description, type: type, deprecationReason: deprecationReason)
+    }
+}
+
+/// The `__InputValue` fields the default resolver looks up by name.
+private func inputValueField(
+    _ key: String, name: String, description: String?, type: GraphQLInputType, deprecationReason: String?
+) -> (any Sendable)? {
+    switch key {
+    case "name": name
+    case "description": description
+    case "type": type
+    case "isDeprecated": deprecationReason != nil
+    case "deprecationReason": deprecationReason
+    default: nil
     }
 }

@@ -31,10 +31,10 @@ struct GoTrueController {
             guard let email = body.email, let password = body.password else {
                 throw GoTrueError.validationFailed("An email address and a password are required")
             }
-            return try await session(service.login(email: email, password: password))
+            return try session(await service.login(email: email, password: password))
         case "refresh_token":
             let body = try await JSONBody.decode(GoTrueRefreshGrant.self, from: request, context: context)
-            return try await session(service.refresh(body.refreshToken))
+            return try session(await service.refresh(body.refreshToken))
         case let other:
             throw GoTrueError(
                 .badRequest, "validation_failed",
@@ -57,8 +57,8 @@ struct GoTrueController {
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
-    private func session(_ grant: TokenGrant) async throws -> Response {
-        guard let record = try await service.users.user(id: grant.user.id) else { throw APIError.invalidCredentials }
+    private func session(_ grant: TokenGrant) throws -> Response {
+        guard let record = grant.account else { throw APIError.invalidCredentials }
         return try JSONBody.response(GoTrueSession(grant, record: record, now: service.now))
     }
 
