@@ -5,6 +5,7 @@ let package = Package(
     name: "Gatehouse",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
+        .library(name: "GatehouseModel", targets: ["GatehouseModel"]),
         .library(name: "LoginCore", targets: ["LoginCore"]),
         .library(name: "GatehouseServer", targets: ["GatehouseServer"]),
         .library(name: "GatehouseClient", targets: ["GatehouseClient"]),
@@ -34,12 +35,14 @@ let package = Package(
             pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]
         ),
-        .target(name: "LoginCore"),
+        .target(name: "GatehouseModel"),
+        .target(name: "LoginCore", dependencies: ["GatehouseModel"]),
         .target(name: "GatehouseClient", dependencies: ["LoginCore"]),
         .target(
             name: "GatehouseServer",
             dependencies: [
                 "CArgon2",
+                "GatehouseModel",
                 "LoginCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),

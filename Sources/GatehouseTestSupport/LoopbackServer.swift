@@ -34,6 +34,8 @@ public final class LoopbackServer: Sendable {
         configuration.databasePath = path
         configuration.port = port
         configuration.logRequests = false
+        // Many test servers share one process and its hashing threads: never refuse for load.
+        configuration.hashing = HashingLimits(queueDepth: 100_000)
         configure(&configuration)
         if !users.isEmpty {
             let database = try await SQLiteDatabase(path: path, logger: logger)

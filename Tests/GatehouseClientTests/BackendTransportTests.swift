@@ -61,7 +61,7 @@ import Testing
         _ = try await client.session()
         fixture.clock.advance(by: 1)
         do {
-            _ = try await transport.refresh(stolen)
+            _ = try await transport.token(.refreshToken(stolen))
             Issue.record("a reused refresh token was accepted")
         } catch AuthError.server(_, let code, _) {
             #expect(code == .refreshTokenReused)

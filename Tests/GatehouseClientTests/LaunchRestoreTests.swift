@@ -58,7 +58,7 @@ import Testing
         let session = try await fixture.client(store: store).signIn(email: ClientFixture.email, password: ClientFixture.password)
         fixture.clock.advance(by: 16 * 60)
         // The app sent the refresh, the server rotated the token, and the app died before storing.
-        _ = try await RESTTransport(baseURL: fixture.server.url).refresh(session.refreshToken)
+        _ = try await RESTTransport(baseURL: fixture.server.url).token(.refreshToken(session.refreshToken))
         fixture.clock.advance(by: 3)
         let relaunched = try fixture.client(store: store)
         guard case .signedIn(let restored) = await relaunched.restore() else {

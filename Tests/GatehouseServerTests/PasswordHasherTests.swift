@@ -3,7 +3,7 @@ import Testing
 
 /// argon2id through libargon2 with OWASP's minimum cost.
 @Suite struct PasswordHasherTests {
-    let hasher = PasswordHasher()
+    let hasher = PasswordHasher(limits: Fixture.hashing)
 
     @Test func hashesArePHCEncodedArgon2idAtOWASPCost() async throws {
         let hash = try await hasher.hash("password123")

@@ -45,7 +45,7 @@ import Testing
                     refreshed.accessToken, refreshed.refreshToken]
         }
         let text = sink.text
-        #expect(text.contains("Login succeeded"), "the capture works")
+        #expect(text.contains("Sign-in succeeded"), "the capture works")
         for secret in secrets {
             #expect(!text.contains(secret))
         }

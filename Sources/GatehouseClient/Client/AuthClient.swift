@@ -62,7 +62,7 @@ public final class AuthClient: Sendable {
     /// Signs in with an email and password (seed 000 R6); the previous session is cleared first.
     @discardableResult
     public func signIn(email: String, password: String) async throws -> Session {
-        try await manager.adopt(try await transport.signIn(email: email, password: password))
+        try await manager.adopt(try await transport.token(.password(identifier: email, password: password)))
     }
 
     /// A session whose access token is valid, refreshed if it was about to expire.

@@ -73,7 +73,7 @@ actor SessionManager {
 
     private func performRefresh(_ refreshToken: String) async throws -> Session {
         do {
-            let session = Session(try await transport.refresh(refreshToken), receivedAt: now)
+            let session = Session(try await transport.token(.refreshToken(refreshToken)), receivedAt: now)
             try await store.save(session)
             current = session
             isValidated = true

@@ -1,16 +1,33 @@
 import Foundation
 import LoginCore
 
-/// How the SDK talks to an auth server: four calls, each throwing ``AuthError``.
+/// How the SDK talks to an auth server: three calls, each throwing ``AuthError``.
 ///
 /// ``RESTTransport`` speaks seed 000's REST contract; other backends (GraphQL, Supabase Auth)
-/// are further conformances.
+/// are further conformances. Every way to get tokens is an ``AuthGrant`` through
+/// ``token(_:)``, so a new sign-in method adds a grant case, not a protocol method.
 public protocol AuthTransport: Sendable {
-    func signIn(email: String, password: String) async throws -> TokenResponse
-    func refresh(_ refreshToken: String) async throws -> TokenResponse
+    /// Exchanges a grant for a token response.
+    func token(_ grant: AuthGrant) async throws -> TokenResponse
     func signOut(accessToken: String, scope: SignOutScope) async throws
     /// The user an access token belongs to; `timeout` overrides the request timeout.
     func user(accessToken: String, timeout: TimeInterval?) async throws -> SignedInUser
+}
+
+/// What a client presents to get tokens.
+public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
+    /// An identifier (an email) and a password.
+    case password(identifier: String, password: String)
+    /// A refresh token, exchanged for a new pair.
+    case refreshToken(String)
+
+    /// The grant's kind; never shows a secret.
+    public var description: String {
+        switch self {
+        case .password(let identifier, _): "AuthGrant.password(identifier: \(identifier), <redacted>)"
+        case .refreshToken: "AuthGrant.refreshToken(<redacted>)"
+        }
+    }
 }
 
 /// Which sessions a sign-out ends.

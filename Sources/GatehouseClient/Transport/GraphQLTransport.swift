@@ -35,12 +35,13 @@ public struct GraphQLTransport: AuthTransport {
         exchange = JSONExchange(http: http)
     }
 
-    public func signIn(email: String, password: String) async throws -> TokenResponse {
-        try await execute(Self.login, ["email": email, "password": password], field: "login", as: Payload.self).tokens
-    }
-
-    public func refresh(_ refreshToken: String) async throws -> TokenResponse {
-        try await execute(Self.refresh, ["refreshToken": refreshToken], field: "refresh", as: Payload.self).tokens
+    public func token(_ grant: AuthGrant) async throws -> TokenResponse {
+        switch grant {
+        case .password(let identifier, let password):
+            try await execute(Self.login, ["email": identifier, "password": password], field: "login", as: Payload.self).tokens
+        case .refreshToken(let token):
+            try await execute(Self.refresh, ["refreshToken": token], field: "refresh", as: Payload.self).tokens
+        }
     }
 
     public func signOut(accessToken: String, scope: SignOutScope) async throws {
@@ -110,6 +111,7 @@ struct GraphQLErrorBody: Decodable {
         case "RATE_LIMITED": return .rateLimited(retryAfter: extensions?.retryAfter)
         case "UNAUTHENTICATED": return .server(status: 401, code: .invalidToken, message: message)
         case "INTERNAL_SERVER_ERROR": return .serverError(status: 500)
+        case "SERVER_BUSY": return .serverError(status: 503)
         case "INVALID_REFRESH_TOKEN", "REFRESH_TOKEN_REUSED", "SESSION_EXPIRED", "SESSION_REVOKED":
             return .server(status: 401, code: ServerErrorCode(rawValue: code.lowercased()), message: message)
         default:

@@ -26,12 +26,14 @@ public struct RESTTransport: AuthTransport {
         exchange = JSONExchange(http: http)
     }
 
-    public func signIn(email: String, password: String) async throws -> TokenResponse {
-        try await tokens(send(JSONExchange.request(url(paths.login), body: ["email": email, "password": password])))
-    }
-
-    public func refresh(_ refreshToken: String) async throws -> TokenResponse {
-        try await tokens(send(JSONExchange.request(url(paths.refresh), body: ["refresh_token": refreshToken])))
+    public func token(_ grant: AuthGrant) async throws -> TokenResponse {
+        let request = switch grant {
+        case .password(let identifier, let password):
+            try JSONExchange.request(url(paths.login), body: ["email": identifier, "password": password])
+        case .refreshToken(let token):
+            try JSONExchange.request(url(paths.refresh), body: ["refresh_token": token])
+        }
+        return try tokens(await send(request))
     }
 
     public func signOut(accessToken: String, scope: SignOutScope) async throws {

@@ -1,3 +1,4 @@
+import LoginCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -28,12 +28,13 @@ public struct SupabaseTransport: AuthTransport {
         exchange = JSONExchange(http: http)
     }
 
-    public func signIn(email: String, password: String) async throws -> TokenResponse {
-        try await token(grant: "password", body: ["email": email, "password": password])
-    }
-
-    public func refresh(_ refreshToken: String) async throws -> TokenResponse {
-        try await token(grant: "refresh_token", body: ["refresh_token": refreshToken])
+    public func token(_ grant: AuthGrant) async throws -> TokenResponse {
+        switch grant {
+        case .password(let identifier, let password):
+            try await token(grant: "password", body: ["email": identifier, "password": password])
+        case .refreshToken(let refreshToken):
+            try await token(grant: "refresh_token", body: ["refresh_token": refreshToken])
+        }
     }
 
     public func signOut(accessToken: String, scope: SignOutScope) async throws {

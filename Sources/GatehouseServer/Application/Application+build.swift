@@ -3,8 +3,7 @@ import Logging
 
 /// Builds the Gatehouse application: storage, keys, hashing and routes, ready to run.
 ///
-/// The database is opened and the signing key loaded before this returns; the schema is
-/// migrated before the server accepts its first request.
+/// The database is opened and migrated and the signing key loaded before this returns.
 /// - Parameters:
 ///   - configuration: how the server runs.
 ///   - logger: where the server logs; it never receives a password or token.
@@ -16,17 +15,22 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let database = try await SQLiteDatabase(path: configuration.databasePath, logger: logger)
     let repository = SQLRepository(database: database.sql)
-    let router = try await buildRouter(configuration, repository: repository, logger: logger)
-    var app = Application(
+    let router: Router<GatehouseRequestContext>
+    do {
+        // Migrated before the routes are built: the services read server secrets from the schema.
+        try await repository.migrate()
+        router = try await buildRouter(configuration, repository: repository, logger: logger)
+    } catch {
+        try? await database.close()
+        throw error
+    }
+    let app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
         services: [database],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
-    app.beforeServerStarts {
-        try await repository.migrate()
-    }
     return app
 }
 
@@ -37,7 +41,7 @@ public func buildApplication(
 ///   - logger: the services' logger.
 public func buildRouter(
     _ configuration: GatehouseConfiguration,
-    repository: some UserRepository & SessionRepository,
+    repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository,
     logger: Logger
 ) async throws -> Router<GatehouseRequestContext> {
     let signingKey = try configuration.resolvedSigningKeyPath.map(SigningKey.loadOrCreate(at:)) ?? SigningKey.ephemeral()
@@ -46,11 +50,12 @@ public func buildRouter(
         lifetime: configuration.accessTokenLifetime
     )
     let service = try await AuthService(
-        users: repository, sessions: repository, hasher: PasswordHasher(parameters: configuration.argon2),
+        repository: repository, hasher: PasswordHasher(parameters: configuration.argon2, pool: HashingPool.shared(configuration.hashing)),
         tokens: tokens, configuration: configuration, logger: logger
     )
     let router = Router(context: GatehouseRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ClientMiddleware(trustedProxies: configuration.trustedProxies))
     if configuration.logRequests {
         router.add(middleware: LogRequestsMiddleware(.info))
     }

@@ -30,6 +30,12 @@ public struct GatehouseConfiguration: Sendable {
     /// The anon key Supabase clients send in `apikey`; when set, the Supabase Auth (GoTrue)
     /// subset is served under `/auth/v1`.
     public var supabaseAnonKey: String?
+    /// Sign-in limits and back-off.
+    public var abuse = AbusePolicy()
+    /// Proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`); none by default.
+    public var trustedProxies = TrustedProxies.none
+    /// Threads and queue of the password hasher.
+    public var hashing = HashingLimits()
     /// Whether to log each request's method, path and status.
     public var logRequests: Bool = true
     /// The clock every expiry is measured against; injected so tests can move time.

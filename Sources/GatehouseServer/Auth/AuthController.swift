@@ -9,13 +9,16 @@ struct AuthController {
     func addRoutes(to router: Router<GatehouseRequestContext>) {
         router.post("/api/auth/login", use: login)
         router.post("/api/auth/refresh", use: refresh)
-        router.post("/api/auth/logout", use: logout)
-        router.get("/api/me", use: me)
+        router.group()
+            .add(middleware: BearerAuthenticator(service: service))
+            .post("/api/auth/logout", use: logout)
+            .get("/api/me", use: me)
     }
 
     @Sendable func login(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(LoginRequest.self, from: request, context: context)
-        return try TokenResponse.make(try await service.login(email: body.email, password: body.password))
+        let signIn = try await service.signIn(.password(identifier: body.email, password: body.password), from: context.client)
+        return try TokenResponse.make(signIn.grant, device: signIn.deviceToken)
     }
 
     @Sendable func refresh(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -24,35 +27,27 @@ struct AuthController {
     }
 
     @Sendable func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let principal = try await authenticate(request)
+        let principal = try context.requirePrincipal()
         let bodyScope = try await JSONBody.decodeIfPresent(LogoutRequest.self, from: request, context: context)?.scope
         let scopeName = request.uri.queryParameters["scope"].map(String.init) ?? bodyScope ?? LogoutScope.local.rawValue
         guard let scope = LogoutScope(rawValue: scopeName) else {
-            throw APIError.invalidRequest("scope must be one of: local, global, others")
+            throw GatehouseError.invalidRequest("scope must be one of: local, global, others")
         }
         try await service.logout(principal, scope: scope)
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
     @Sendable func me(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let principal = try await authenticate(request)
-        return try JSONBody.response(principal.user.profile)
-    }
-
-    private func authenticate(_ request: Request) async throws -> Principal {
-        guard let bearer = request.headers.bearer else {
-            throw APIError(
-                .unauthorized, code: "unauthorized", message: "A Bearer access token is required",
-                headers: [.wwwAuthenticate: "Bearer"]
-            )
-        }
-        return try await service.authenticate(accessToken: bearer.token)
+        try JSONBody.response(try context.requirePrincipal().user.profile)
     }
 }
 
 /// Token responses: JSON, never cached (RFC 6749 §5.1).
 enum TokenResponse {
-    static func make(_ grant: TokenGrant) throws -> Response {
-        try JSONBody.response(grant)
+    /// The response; a sign-in also hands the client its device token in `Gatehouse-Device`.
+    static func make(_ grant: TokenGrant, device: String? = nil) throws -> Response {
+        var response = try JSONBody.response(grant)
+        if let device { response.headers[.gatehouseDevice] = device }
+        return response
     }
 }

@@ -1,4 +1,4 @@
-import LoginCore
+import GatehouseModel
 
 /// The body of `POST /api/auth/login` (seed 000 C2).
 struct LoginRequest: Decodable {

@@ -9,7 +9,7 @@ extension AuthService {
     /// the grace window means it leaked: the whole session is revoked.
     func refresh(_ presented: String) async throws -> TokenGrant {
         guard var record = try await sessions.refreshToken(hash: RefreshToken.hash(presented)) else {
-            throw APIError.refreshRejected(.invalidRefreshToken)
+            throw GatehouseError.refreshRejected(.invalidRefreshToken)
         }
         let (session, user) = try await liveSession(record.sessionID)
         var token = presented
@@ -27,7 +27,7 @@ extension AuthService {
             else {
                 try await sessions.revokeSession(id: session.id, at: now, reason: RefreshFailure.reused.rawValue)
                 logger.warning("Refresh token reuse; session revoked", metadata: ["session.id": "\(session.id)"])
-                throw APIError.refreshRejected(.reused)
+                throw GatehouseError.refreshRejected(.reused)
             }
             record = next
             token = successor
@@ -52,15 +52,15 @@ extension AuthService {
 
     /// The session and its user, if the session may still be used at all.
     private func liveSession(_ id: String) async throws -> (SessionRecord, UserRecord) {
-        guard let session = try await sessions.session(id: id) else { throw APIError.refreshRejected(.invalidRefreshToken) }
+        guard let session = try await sessions.session(id: id) else { throw GatehouseError.refreshRejected(.invalidRefreshToken) }
         if session.revokedAt != nil {
             let reason = session.revokedReason.flatMap(RefreshFailure.init(rawValue:))
-            throw APIError.refreshRejected(reason == .reused || reason == .accountLocked ? reason! : .sessionRevoked)
+            throw GatehouseError.refreshRejected(reason == .reused || reason == .accountLocked ? reason! : .sessionRevoked)
         }
-        guard now < session.expiresAt else { throw APIError.refreshRejected(.sessionExpired) }
-        guard let user = try await users.user(id: session.userID) else { throw APIError.refreshRejected(.sessionRevoked) }
-        guard user.lockedAt == nil else { throw APIError.refreshRejected(.accountLocked) }
-        guard user.passwordChangedAt <= session.createdAt else { throw APIError.refreshRejected(.sessionRevoked) }
+        guard now < session.expiresAt else { throw GatehouseError.refreshRejected(.sessionExpired) }
+        guard let user = try await users.user(id: session.userID) else { throw GatehouseError.refreshRejected(.sessionRevoked) }
+        guard user.lockedAt == nil else { throw GatehouseError.refreshRejected(.accountLocked) }
+        guard user.passwordChangedAt <= session.createdAt else { throw GatehouseError.refreshRejected(.sessionRevoked) }
         return (session, user)
     }
 }

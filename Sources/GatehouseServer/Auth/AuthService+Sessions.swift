@@ -10,10 +10,10 @@ public enum LogoutScope: String, Sendable, CaseIterable {
     case others
 }
 
-/// Who a valid access token belongs to.
-struct Principal: Sendable {
-    let user: UserRecord
-    let session: SessionRecord
+/// Who a request is signed in as: the user and the live session.
+public struct Principal: Sendable {
+    public let user: UserRecord
+    public let session: SessionRecord
 }
 
 extension AuthService {
@@ -21,7 +21,7 @@ extension AuthService {
     func authenticate(accessToken: String) async throws -> Principal {
         let claims = try await tokens.verify(accessToken, now: now)
         guard let principal = try await livePrincipal(sessionID: claims.sid), principal.user.id == claims.sub.value else {
-            throw APIError.sessionEnded
+            throw GatehouseError.sessionEnded
         }
         return principal
     }

@@ -1,66 +1,114 @@
+import Crypto
 import Foundation
 import Logging
 
 /// Sign-in, refresh and sign-out, independent of HTTP.
 ///
-/// Unknown emails are verified against a dummy hash so that a wrong email and a wrong password
-/// take the same time and get the same answer. Nothing here logs a password or a token.
+/// Every way in is a ``Grant`` through ``signIn(_:from:)``: limits first, then the grant's
+/// verifier, then one place that opens the session. Unknown identifiers are verified against
+/// a dummy hash and counted like real ones, so they get the same answer in the same time and
+/// the same throttling. Nothing here logs a password or a token.
 public struct AuthService: Sendable {
     let users: any UserRepository
     let sessions: any SessionRepository
     let hasher: PasswordHasher
     let tokens: TokenIssuer
+    let limiter: AttemptLimiter
     let configuration: GatehouseConfiguration
     let dummyHash: String
     let logger: Logger
 
     /// Passwords longer than this many bytes are refused before hashing.
     static let maximumPasswordBytes = 1024
+    /// Identifiers longer than this many bytes are refused before any lookup.
+    static let maximumIdentifierBytes = 320
 
     init(
-        users: any UserRepository, sessions: any SessionRepository, hasher: PasswordHasher,
-        tokens: TokenIssuer, configuration: GatehouseConfiguration, logger: Logger
+        repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository,
+        hasher: PasswordHasher, tokens: TokenIssuer, configuration: GatehouseConfiguration, logger: Logger
     ) async throws {
-        self.users = users
-        self.sessions = sessions
+        users = repository
+        sessions = repository
         self.hasher = hasher
         self.tokens = tokens
         self.configuration = configuration
         self.logger = logger
+        let secret = try await repository.secret(AccountKeys.secretName, orInsert: Data(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }))
+        limiter = AttemptLimiter(
+            throttles: repository, policy: configuration.abuse, keys: AccountKeys(key: .init(data: secret)), logger: logger
+        )
         dummyHash = try await hasher.hash(RefreshToken.generate())
     }
 
     var now: Date { configuration.clock() }
 
-    /// Checks an email and password and opens a session (seed 000 C2).
-    func login(email: String, password: String) async throws -> TokenGrant {
-        let email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard !email.isEmpty else { throw APIError.invalidRequest("email must not be empty") }
-        guard !password.isEmpty else { throw APIError.invalidRequest("password must not be empty") }
-        guard password.utf8.count <= Self.maximumPasswordBytes else {
-            throw APIError.invalidRequest("password must be at most \(Self.maximumPasswordBytes) bytes")
-        }
-        let user = try await users.user(email: email)
-        let matches = try await hasher.verify(password, against: user?.passwordHash ?? dummyHash)
-        guard let user, matches else {
-            logger.info("Login refused", metadata: ["reason": "invalid_credentials"])
-            throw APIError.invalidCredentials
+    /// Signs in with any grant and opens a session.
+    /// - Parameters:
+    ///   - grant: what the client presents.
+    ///   - client: who presents it; its address and device token count against the limits.
+    /// - Returns: the tokens, the user, and a device token for the client to keep.
+    func signIn(_ grant: Grant, from client: ClientInfo) async throws -> SignIn {
+        try check(grant)
+        let attempt = try await limiter.admit(grant.identifier, from: client, now: now)
+        guard let user = try await verify(grant) else {
+            try await limiter.recordFailure(attempt, now: now)
+            logger.notice("Sign-in refused", metadata: [
+                "reason": "invalid_credentials", "method": "\(grant.method)", "account.ref": "\(attempt.account)",
+                "client.address": "\(client.address)",
+            ])
+            throw GatehouseError.invalidCredentials
         }
         guard user.lockedAt == nil else {
-            logger.info("Login refused", metadata: ["reason": "account_locked", "user.id": "\(user.id)"])
-            throw APIError.accountLocked
+            logger.notice("Sign-in refused", metadata: [
+                "reason": "account_locked", "user.id": "\(user.id)", "client.address": "\(client.address)",
+            ])
+            throw GatehouseError.accountLocked
         }
+        let device = try await limiter.recordSuccess(attempt, now: now)
+        return SignIn(grant: try await openSession(for: user, method: grant.method, client: client), deviceToken: device)
+    }
+
+    /// Refuses malformed grants before anything is counted or hashed.
+    private func check(_ grant: Grant) throws {
+        switch grant {
+        case .password(_, let password):
+            let identifier = grant.identifier
+            guard !identifier.isEmpty else { throw GatehouseError.invalidRequest("email must not be empty") }
+            guard identifier.utf8.count <= Self.maximumIdentifierBytes else {
+                throw GatehouseError.invalidRequest("email must be at most \(Self.maximumIdentifierBytes) bytes")
+            }
+            guard !password.isEmpty else { throw GatehouseError.invalidRequest("password must not be empty") }
+            guard password.utf8.count <= Self.maximumPasswordBytes else {
+                throw GatehouseError.invalidRequest("password must be at most \(Self.maximumPasswordBytes) bytes")
+            }
+        }
+    }
+
+    /// The grant's verifier: the account it proves, or `nil`.
+    private func verify(_ grant: Grant) async throws -> UserRecord? {
+        switch grant {
+        case .password(_, let password):
+            let user = try await users.user(email: grant.identifier)
+            let hash = if let user { try await users.passwordHash(userID: user.id) } else { String?.none }
+            let matches = try await hasher.verify(password, against: hash ?? dummyHash)
+            return matches && hash != nil ? user : nil
+        }
+    }
+
+    /// Opens a session with its first refresh token, in one transaction: the one place sessions begin.
+    private func openSession(for user: UserRecord, method: String, client: ClientInfo) async throws -> TokenGrant {
         let start = now
         let session = SessionRecord(
             id: UUID().uuidString.lowercased(), userID: user.id, createdAt: start,
             expiresAt: start.addingTimeInterval(TimeInterval(configuration.refreshTokenLifetime))
         )
-        try await sessions.createSession(session)
         let refresh = RefreshToken.generate()
-        try await sessions.insertRefreshToken(
-            RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: start)
+        try await sessions.createSession(
+            session, firstToken: RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: start)
         )
-        logger.info("Login succeeded", metadata: ["user.id": "\(user.id)", "session.id": "\(session.id)"])
+        logger.info("Sign-in succeeded", metadata: [
+            "user.id": "\(user.id)", "session.id": "\(session.id)", "method": "\(method)", "client.address": "\(client.address)",
+        ])
         return try await grant(user: user, session: session, refreshToken: refresh)
     }
 
@@ -70,4 +118,10 @@ public struct AuthService: Sendable {
             accessToken: access, refreshToken: refreshToken, expiresIn: tokens.lifetime, user: user.profile, account: user
         )
     }
+}
+
+/// A successful sign-in: the token grant and a device token the client should present next time.
+struct SignIn: Sendable {
+    let grant: TokenGrant
+    let deviceToken: String
 }

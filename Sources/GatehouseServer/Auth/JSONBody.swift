@@ -4,7 +4,7 @@ import NIOCore
 
 /// Strict JSON request bodies and `no-store` JSON responses.
 ///
-/// Decoding errors become ``APIError/invalidRequest(_:)`` naming the offending key but never
+/// Decoding errors become ``GatehouseError/invalidRequest(_:)`` naming the offending key but never
 /// quoting its value, which could be a password.
 enum JSONBody {
     /// Sorted keys, so equal values always give byte-identical bodies.
@@ -19,7 +19,7 @@ enum JSONBody {
         do {
             return try await request.body.collect(upTo: context.maxUploadSize)
         } catch is NIOTooManyBytesError {
-            throw APIError.invalidRequest("The request body must be at most \(context.maxUploadSize) bytes")
+            throw GatehouseError.invalidRequest("The request body must be at most \(context.maxUploadSize) bytes")
         }
     }
 
@@ -28,12 +28,12 @@ enum JSONBody {
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch DecodingError.keyNotFound(let key, _) {
-            throw APIError.invalidRequest("\(key.stringValue) is required")
+            throw GatehouseError.invalidRequest("\(key.stringValue) is required")
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let key = context.codingPath.last?.stringValue ?? "body"
-            throw APIError.invalidRequest(key == "body" ? "The body must be a JSON object" : "\(key) must be a string")
+            throw GatehouseError.invalidRequest(key == "body" ? "The body must be a JSON object" : "\(key) must be a string")
         } catch {
-            throw APIError.invalidRequest("The body must be a JSON object")
+            throw GatehouseError.invalidRequest("The body must be a JSON object")
         }
     }
 

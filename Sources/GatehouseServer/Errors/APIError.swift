@@ -1,10 +1,12 @@
 import Foundation
+import GatehouseModel
+import HTTPTypes
 import Hummingbird
 
-/// An error response: a status and a JSON body `{"error": code, "message": text}`.
+/// An error response of the REST API: a status and a JSON body `{"error": code, "message": text}`.
 ///
 /// Every failure the API reports is one of these, so clients always get the same shape and the
-/// body is never cached.
+/// body is never cached. A rate-limited answer adds `retry_after` and a `Retry-After` header.
 public struct APIError: HTTPResponseError, Equatable {
     public var status: HTTPResponse.Status
     /// A stable, machine-readable code such as `invalid_credentials`.
@@ -13,77 +15,77 @@ public struct APIError: HTTPResponseError, Equatable {
     public var message: String
     /// Extra response headers, such as `WWW-Authenticate`.
     public var headers: HTTPFields
+    /// Seconds until a retry may succeed (429 and 503).
+    public var retryAfter: Int?
 
-    public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+    public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
+        self.retryAfter = retryAfter
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = try JSONBody.encoder.encode(ErrorBody(error: code, message: message))
+        let data = try JSONBody.encoder.encode(ErrorBody(error: code, message: message, retryAfter: retryAfter))
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
+        if let retryAfter { fields[.retryAfter] = String(retryAfter) }
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 
-/// The JSON body of every error: always these two keys, always in this order.
+/// The JSON body of every error: `error` and `message`, and `retry_after` when there is a wait.
 struct ErrorBody: Encodable {
     let error: String
     let message: String
+    let retryAfter: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case error, message
+        case retryAfter = "retry_after"
+    }
 }
 
 extension APIError {
-    /// Seed 000 C2's 401 for a wrong email or password.
-    static let invalidCredentials = APIError(.unauthorized, code: "invalid_credentials", message: "Invalid email or password")
-
-    static let accountLocked = APIError(
-        .forbidden, code: "account_locked", message: "Your account has been locked. Please contact support."
-    )
-
-    static func invalidRequest(_ message: String) -> APIError {
-        APIError(.badRequest, code: "invalid_request", message: message)
-    }
-
-    static func invalidToken(_ message: String) -> APIError {
-        APIError(
-            .unauthorized, code: "invalid_token", message: message,
-            headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#]
-        )
-    }
-
-    /// A valid access token whose session is over (logged out, revoked, expired or locked).
-    static let sessionEnded = invalidToken("The session has ended")
-
-    /// A refresh that cannot succeed; `code` says why (see ``RefreshFailure``).
-    static func refreshRejected(_ failure: RefreshFailure) -> APIError {
-        let status: HTTPResponse.Status = failure == .accountLocked ? .forbidden : .unauthorized
-        return APIError(status, code: failure.rawValue, message: failure.message)
+    /// The REST rendering of a domain error.
+    init(_ error: GatehouseError) {
+        switch error {
+        case .invalidRequest(let message):
+            self.init(.badRequest, code: ServerErrorCode.invalidRequest.rawValue, message: message)
+        case .invalidCredentials:
+            self.init(.unauthorized, code: ServerErrorCode.invalidCredentials.rawValue, message: "Invalid email or password")
+        case .accountLocked:
+            self.init(.forbidden, code: ServerErrorCode.accountLocked.rawValue, message: RefreshFailure.accountLocked.message)
+        case .rateLimited(let seconds):
+            self.init(
+                .tooManyRequests, code: ServerErrorCode.rateLimited.rawValue,
+                message: "Too many attempts. Please try again in \(seconds) seconds.", retryAfter: seconds
+            )
+        case .overloaded(let seconds):
+            self.init(
+                .serviceUnavailable, code: ServerErrorCode.serverBusy.rawValue,
+                message: "The server is busy. Please try again shortly.", retryAfter: seconds
+            )
+        case .unauthenticated:
+            self.init(
+                .unauthorized, code: "unauthorized", message: "A Bearer access token is required",
+                headers: [.wwwAuthenticate: "Bearer"]
+            )
+        case .invalidToken(let message):
+            self.init(
+                .unauthorized, code: ServerErrorCode.invalidToken.rawValue, message: message,
+                headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#]
+            )
+        case .sessionEnded:
+            self.init(.invalidToken("The session has ended"))
+        case .refreshRejected(let failure):
+            self.init(failure == .accountLocked ? .forbidden : .unauthorized, code: failure.rawValue, message: failure.message)
+        }
     }
 }
 
-/// Why a refresh token was refused; each is a distinct `error` code clients can act on.
-public enum RefreshFailure: String, Sendable {
-    /// Unknown token.
-    case invalidRefreshToken = "invalid_refresh_token"
-    /// A rotated token was presented after the grace window; the session is now revoked.
-    case reused = "refresh_token_reused"
-    /// The session reached its absolute lifetime.
-    case sessionExpired = "session_expired"
-    /// The session was ended by logout, a password change or an administrator.
-    case sessionRevoked = "session_revoked"
-    case accountLocked = "account_locked"
-
-    var message: String {
-        switch self {
-        case .invalidRefreshToken: "The refresh token is not valid"
-        case .reused: "The refresh token was already used; the session has been ended"
-        case .sessionExpired: "Your session has expired. Please sign in again."
-        case .sessionRevoked: "The session has ended. Please sign in again."
-        case .accountLocked: "Your account has been locked. Please contact support."
-        }
-    }
+extension HTTPField.Name {
+    static let retryAfter = HTTPField.Name("Retry-After")!
 }

@@ -26,12 +26,14 @@ extension APIError {
     ///   - logger: where an unexpected error's type is logged.
     static func from(_ error: any Error, logger: Logger) -> APIError {
         switch error {
+        case let error as GatehouseError:
+            return APIError(error)
         case let error as APIError:
             return error
         case let error as HTTPError:
             return APIError(error.status, code: code(for: error.status), message: error.body ?? error.status.reasonPhrase, headers: error.headers)
         case is NIOTooManyBytesError:
-            return .invalidRequest("The request body is too large")
+            return APIError(.invalidRequest("The request body is too large"))
         default:
             logger.error("Unexpected error", metadata: ["error.type": "\(type(of: error))"])
             return APIError(.internalServerError, code: "server_error", message: "Something went wrong. Please try again.")

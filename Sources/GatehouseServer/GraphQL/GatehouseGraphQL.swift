@@ -1,5 +1,5 @@
 import Graphiti
-import LoginCore
+import GatehouseModel
 
 /// The GraphQL schema served at `/graphql`.
 ///

@@ -1,16 +1,15 @@
-import LoginCore
+import NIOConcurrencyHelpers
 
-/// What every GraphQL resolver sees: the auth service, the caller's token and the copy.
+/// What every GraphQL resolver sees: the auth service, the caller, and what the response adds.
 struct GraphQLContext: Sendable {
     let service: AuthService
-    /// The `Authorization: Bearer` token of the request, if any.
-    let bearerToken: String?
+    /// The request context: the client's address and device token, and the Bearer principal.
+    let request: GatehouseRequestContext
+    /// A device token a successful `login` hands back in the `Gatehouse-Device` header.
+    let deviceToken = NIOLockedValueBox<String?>(nil)
 
     /// The user and session of the bearer token; `UNAUTHENTICATED` without one.
-    func principal() async throws -> Principal {
-        guard let bearerToken else {
-            throw APIError(.unauthorized, code: "unauthorized", message: "A Bearer access token is required")
-        }
-        return try await service.authenticate(accessToken: bearerToken)
+    func principal() throws -> Principal {
+        try request.requirePrincipal()
     }
 }

@@ -22,7 +22,7 @@ struct GraphQLController {
     }
 
     func addRoutes(to router: Router<GatehouseRequestContext>) {
-        router.post("/graphql", use: execute)
+        router.group().add(middleware: BearerAuthenticator(service: service)).post("/graphql", use: execute)
     }
 
     @Sendable func execute(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -30,13 +30,13 @@ struct GraphQLController {
         do {
             let body = try await JSONBody.collect(request, context: context)
             query = try JSONDecoder().decode(GraphQLRequest.self, from: Data(buffer: body))
-        } catch let error as APIError {
-            return try respond(GraphQLResult(errors: [failure(error)]), status: .badRequest)
+        } catch let error as GatehouseError {
+            return try respond(GraphQLResult(errors: [GraphQLFailure.make(error, messages: messages)]), status: (.badRequest, nil))
         } catch {
             let message = "The body must be a JSON object with a string \"query\" and optional \"variables\" and \"operationName\""
-            return try respond(GraphQLResult(errors: [GraphQLFailure.badRequest(message)]), status: .badRequest)
+            return try respond(GraphQLResult(errors: [GraphQLFailure.badRequest(message)]), status: (.badRequest, nil))
         }
-        let graphQLContext = GraphQLContext(service: service, bearerToken: request.headers.bearer?.token)
+        let graphQLContext = GraphQLContext(service: service, request: context)
         let result: GraphQLResult
         do {
             result = try await api.execute(
@@ -49,7 +49,21 @@ struct GraphQLController {
             context.logger.error("GraphQL execution failed", metadata: ["error.type": "\(type(of: error))"])
             result = GraphQLResult(errors: [GraphQLFailure.internalError()])
         }
-        return try respond(GraphQLResult(data: result.data, errors: result.errors.map(mapped)))
+        var response = try respond(GraphQLResult(data: result.data, errors: result.errors.map(mapped)), status: status(of: result))
+        if let device = graphQLContext.deviceToken.withLockedValue({ $0 }) { response.headers[.gatehouseDevice] = device }
+        return response
+    }
+
+    /// 429 or 503 with `Retry-After` when a sign-in was throttled or the server was busy, as on REST.
+    private func status(of result: GraphQLResult) -> (HTTPResponse.Status, Int?) {
+        for error in result.errors {
+            switch error.originalError as? GatehouseError {
+            case .rateLimited(let seconds): return (.tooManyRequests, seconds)
+            case .overloaded(let seconds): return (.serviceUnavailable, seconds)
+            default: continue
+            }
+        }
+        return (.ok, nil)
     }
 
     /// Gives every error a code, and replaces an error a resolver threw with its public message.
@@ -60,23 +74,16 @@ struct GraphQLController {
             let code = error.path.elements.isEmpty ? "GRAPHQL_VALIDATION_FAILED" : "INTERNAL_SERVER_ERROR"
             return GraphQLFailure.make(code: code, message: error.message, locations: error.locations, path: error.path)
         }
-        guard let apiError = original as? APIError else {
+        guard let domainError = original as? GatehouseError else {
             return GraphQLFailure.internalError(locations: error.locations, path: error.path)
         }
-        return failure(apiError, locations: error.locations, path: error.path)
+        return GraphQLFailure.make(domainError, messages: messages, locations: error.locations, path: error.path)
     }
 
-    private func failure(_ error: APIError, locations: [SourceLocation] = [], path: GraphQL.IndexPath = []) -> GraphQLError {
-        let message = error.code == APIError.invalidCredentials.code ? messages.text(.invalidCredentials) : error.message
-        return GraphQLFailure.make(code: GraphQLFailure.code(for: error), message: message, locations: locations, path: path)
-    }
-
-    private func respond(_ result: GraphQLResult, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func respond(_ result: GraphQLResult, status: (HTTPResponse.Status, Int?) = (.ok, nil)) throws -> Response {
         let data = try GraphQLJSONEncoder().encode(result)
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data))
-        )
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if let retryAfter = status.1 { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: status.0, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

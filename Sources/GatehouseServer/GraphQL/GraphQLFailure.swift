@@ -1,4 +1,5 @@
 import GraphQL
+import LoginCore
 
 /// GraphQL errors with an `extensions.code`, in the style Apollo servers use.
 ///
@@ -21,13 +22,23 @@ enum GraphQLFailure {
         make(code: "INTERNAL_SERVER_ERROR", message: "Something went wrong. Please try again.", locations: locations, path: path)
     }
 
-    /// The GraphQL code of a REST error code.
-    static func code(for error: APIError) -> String {
-        switch error.code {
-        case "invalid_request": "BAD_USER_INPUT"
-        case "unauthorized", "invalid_token": "UNAUTHENTICATED"
-        case "server_error": "INTERNAL_SERVER_ERROR"
-        default: error.code.uppercased()
+    /// The GraphQL rendering of a domain error; an invalid-credentials message is the app's copy.
+    static func make(
+        _ error: GatehouseError, messages: MessageCatalogue, locations: [SourceLocation] = [], path: IndexPath = []
+    ) -> GraphQLError {
+        let (code, message, retryAfter): (String, String, Int?) = switch error {
+        case .invalidRequest(let message): ("BAD_USER_INPUT", message, nil)
+        case .invalidCredentials: ("INVALID_CREDENTIALS", messages.text(.invalidCredentials), nil)
+        case .accountLocked: ("ACCOUNT_LOCKED", messages.text(.accountLocked), nil)
+        case .rateLimited(let seconds): ("RATE_LIMITED", messages.rateLimitedText(seconds: seconds), seconds)
+        case .overloaded(let seconds): ("SERVER_BUSY", "The server is busy. Please try again shortly.", seconds)
+        case .unauthenticated: ("UNAUTHENTICATED", "A Bearer access token is required", nil)
+        case .invalidToken(let message): ("UNAUTHENTICATED", message, nil)
+        case .sessionEnded: ("UNAUTHENTICATED", "The session has ended", nil)
+        case .refreshRejected(let failure): (failure.rawValue.uppercased(), failure.message, nil)
         }
+        var extensions: [String: Map] = ["code": .string(code)]
+        if let retryAfter { extensions["retryAfter"] = .number(Number(retryAfter)) }
+        return GraphQLError(message: message, locations: locations, path: path, extensions: extensions)
     }
 }

@@ -1,5 +1,5 @@
 import Graphiti
-import LoginCore
+import GatehouseModel
 
 /// Seed 001's GraphQL operations: `login`, `refresh`, `logout` and `me`.
 ///
@@ -36,7 +36,10 @@ struct GraphQLResolver: Sendable {
     }
 
     func login(context: GraphQLContext, arguments: LoginArguments) async throws -> AuthPayload {
-        AuthPayload(try await context.service.login(email: arguments.data.email, password: arguments.data.password))
+        let grant = Grant.password(identifier: arguments.data.email, password: arguments.data.password)
+        let signIn = try await context.service.signIn(grant, from: context.request.client)
+        context.deviceToken.withLockedValue { $0 = signIn.deviceToken }
+        return AuthPayload(signIn.grant)
     }
 
     func refresh(context: GraphQLContext, arguments: RefreshArguments) async throws -> AuthPayload {
@@ -46,13 +49,13 @@ struct GraphQLResolver: Sendable {
     func logout(context: GraphQLContext, arguments: LogoutArguments) async throws -> Bool {
         let name = arguments.scope ?? LogoutScope.local.rawValue
         guard let scope = LogoutScope(rawValue: name) else {
-            throw APIError.invalidRequest("scope must be one of: local, global, others")
+            throw GatehouseError.invalidRequest("scope must be one of: local, global, others")
         }
-        try await context.service.logout(try await context.principal(), scope: scope)
+        try await context.service.logout(try context.principal(), scope: scope)
         return true
     }
 
     func me(context: GraphQLContext, arguments: NoArguments) async throws -> SignedInUser {
-        try await context.principal().user.profile
+        try context.principal().user.profile
     }
 }

@@ -1,27 +1,27 @@
 import Foundation
-import LoginCore
+import GatehouseModel
 
-/// A stored account. Emails are kept normalised (trimmed, lower-cased), so they are unique
-/// case-insensitively.
+/// A stored account: the profile and the lock. How one signs in lives elsewhere, in its
+/// identities (email, phone, google, …) and its optional password credential.
 ///
 /// The name is kept as a first and a last part (seed 001); ``name`` joins them (seed 000).
 public struct UserRecord: Sendable, Equatable {
     public var id: String
-    public var email: String
     public var personName: PersonName
-    public var passwordHash: String
     public var createdAt: Date
+    /// Sessions opened before this instant are over (a password change ends every session).
     public var passwordChangedAt: Date
     public var lockedAt: Date?
+    /// The account's email, if it has an email identity; kept with the record for responses.
+    public var email: String?
 
     public init(
-        id: String = UUID().uuidString.lowercased(), email: String, name: PersonName, passwordHash: String,
+        id: String = UUID().uuidString.lowercased(), email: String?, name: PersonName,
         createdAt: Date, passwordChangedAt: Date? = nil, lockedAt: Date? = nil
     ) {
         self.id = id
         self.email = email
         personName = name
-        self.passwordHash = passwordHash
         self.createdAt = createdAt
         self.passwordChangedAt = passwordChangedAt ?? createdAt
         self.lockedAt = lockedAt
@@ -32,11 +32,39 @@ public struct UserRecord: Sendable, Equatable {
 
     /// The user as API responses show it.
     public var profile: SignedInUser {
-        SignedInUser(id: id, email: email, firstName: personName.first, lastName: personName.last)
+        SignedInUser(id: id, email: email ?? "", firstName: personName.first, lastName: personName.last)
     }
 }
 
-/// One signed-in device: created at login, ended by logout, expiry or revocation.
+/// A way to find an account: a provider (`email`, `phone`, `google`, …) and the provider's
+/// subject for it (the normalised email, the E.164 number, Google's `sub`).
+public struct IdentityRecord: Sendable, Equatable {
+    public var userID: String
+    public var provider: IdentityProvider
+    public var subject: String
+    public var verifiedAt: Date?
+    public var createdAt: Date
+
+    public init(userID: String, provider: IdentityProvider, subject: String, verifiedAt: Date?, createdAt: Date) {
+        self.userID = userID
+        self.provider = provider
+        self.subject = subject
+        self.verifiedAt = verifiedAt
+        self.createdAt = createdAt
+    }
+}
+
+/// Who vouches for an identity. Open, so a new provider needs no schema change.
+public struct IdentityProvider: RawRepresentable, Hashable, Sendable, Codable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let email = IdentityProvider(rawValue: "email")
+    public static let phone = IdentityProvider(rawValue: "phone")
+    public static let google = IdentityProvider(rawValue: "google")
+}
+
+/// One signed-in device: created at sign-in, ended by logout, expiry or revocation.
 public struct SessionRecord: Sendable, Equatable {
     public var id: String
     public var userID: String

@@ -26,6 +26,14 @@ extension SQLRepository: SessionRepository {
         var rotatedAt: Int64?
         var sealedSuccessor: String?
 
+        init(_ token: RefreshTokenRecord) {
+            tokenHash = token.tokenHash
+            sessionId = token.sessionID
+            createdAt = token.createdAt.milliseconds
+            rotatedAt = token.rotatedAt?.milliseconds
+            sealedSuccessor = token.sealedSuccessor
+        }
+
         var record: RefreshTokenRecord {
             RefreshTokenRecord(
                 tokenHash: tokenHash, sessionID: sessionId, createdAt: Date(milliseconds: createdAt),
@@ -34,13 +42,17 @@ extension SQLRepository: SessionRepository {
         }
     }
 
-    public func createSession(_ session: SessionRecord) async throws {
+    public func createSession(_ session: SessionRecord, firstToken: RefreshTokenRecord) async throws {
         let row = SessionRow(
             id: session.id, userId: session.userID, createdAt: session.createdAt.milliseconds,
             expiresAt: session.expiresAt.milliseconds, revokedAt: session.revokedAt?.milliseconds,
             revokedReason: session.revokedReason
         )
-        try await database.insert(into: "sessions").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+        let token = RefreshTokenRow(firstToken)
+        try await transaction { db in
+            try await db.insert(into: "sessions").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+            try await db.insert(into: "refresh_tokens").model(token, keyEncodingStrategy: .convertToSnakeCase).run()
+        }
     }
 
     public func session(id: String) async throws -> SessionRecord? {
@@ -56,24 +68,26 @@ extension SQLRepository: SessionRepository {
             .where("user_id", .equal, userID)
             .where("revoked_at", .is, SQLLiteral.null)
         if let keeping { query = query.where("id", .notEqual, keeping) }
-        return try await query.returning("id").all().count
+        let statement = query
+        return try await write { try await statement.returning("id").all().count }
     }
 
     public func revokeSession(id: String, at date: Date, reason: String) async throws {
-        try await database.update("sessions")
-            .set("revoked_at", to: date.milliseconds)
-            .set("revoked_reason", to: reason)
-            .where("id", .equal, id)
-            .where("revoked_at", .is, SQLLiteral.null)
-            .run()
+        try await write {
+            try await database.update("sessions")
+                .set("revoked_at", to: date.milliseconds)
+                .set("revoked_reason", to: reason)
+                .where("id", .equal, id)
+                .where("revoked_at", .is, SQLLiteral.null)
+                .run()
+        }
     }
 
     public func insertRefreshToken(_ token: RefreshTokenRecord) async throws {
-        let row = RefreshTokenRow(
-            tokenHash: token.tokenHash, sessionId: token.sessionID, createdAt: token.createdAt.milliseconds,
-            rotatedAt: token.rotatedAt?.milliseconds, sealedSuccessor: token.sealedSuccessor
-        )
-        try await database.insert(into: "refresh_tokens").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+        let row = RefreshTokenRow(token)
+        try await write {
+            try await database.insert(into: "refresh_tokens").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+        }
     }
 
     public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
@@ -83,17 +97,18 @@ extension SQLRepository: SessionRepository {
     }
 
     public func deleteRefreshToken(hash: String) async throws {
-        try await database.delete(from: "refresh_tokens").where("token_hash", .equal, hash).run()
+        try await write { try await database.delete(from: "refresh_tokens").where("token_hash", .equal, hash).run() }
     }
 
     public func markRotated(hash: String, at date: Date, sealedSuccessor: String) async throws -> Bool {
-        let claimed = try await database.update("refresh_tokens")
-            .set("rotated_at", to: date.milliseconds)
-            .set("sealed_successor", to: sealedSuccessor)
-            .where("token_hash", .equal, hash)
-            .where("rotated_at", .is, SQLLiteral.null)
-            .returning("token_hash")
-            .all()
-        return !claimed.isEmpty
+        try await write {
+            !(try await database.update("refresh_tokens")
+                .set("rotated_at", to: date.milliseconds)
+                .set("sealed_successor", to: sealedSuccessor)
+                .where("token_hash", .equal, hash)
+                .where("rotated_at", .is, SQLLiteral.null)
+                .returning("token_hash")
+                .all()).isEmpty
+        }
     }
 }

@@ -1,80 +1,142 @@
 import Foundation
-import LoginCore
+import GatehouseModel
 import SQLKit
 
 extension SQLRepository: UserRepository {
+    /// A `users` row with the subject of its email identity, if any.
     struct UserRow: Codable {
         var id: String
-        var email: String
         var name: String
         var firstName: String
         var lastName: String
-        var passwordHash: String
         var createdAt: Int64
         var passwordChangedAt: Int64
         var lockedAt: Int64?
+        var email: String?
 
         init(_ user: UserRecord) {
             id = user.id
-            email = user.email
             name = user.name
             firstName = user.personName.first
             lastName = user.personName.last
-            passwordHash = user.passwordHash
             createdAt = user.createdAt.milliseconds
             passwordChangedAt = user.passwordChangedAt.milliseconds
             lockedAt = user.lockedAt?.milliseconds
+            email = user.email
         }
 
         var record: UserRecord {
             UserRecord(
-                id: id, email: email, name: PersonName(first: firstName, last: lastName), passwordHash: passwordHash,
+                id: id, email: email, name: PersonName(first: firstName, last: lastName),
                 createdAt: Date(milliseconds: createdAt), passwordChangedAt: Date(milliseconds: passwordChangedAt),
                 lockedAt: lockedAt.map(Date.init(milliseconds:))
             )
         }
     }
 
-    public func createUser(_ user: UserRecord) async throws {
-        if try await self.user(email: user.email) != nil { throw RepositoryError.duplicateEmail }
-        try await database.insert(into: "users").model(UserRow(user), keyEncodingStrategy: .convertToSnakeCase).run()
+    struct IdentityRow: Codable {
+        var userId: String
+        var provider: String
+        var subject: String
+        var verifiedAt: Int64?
+        var createdAt: Int64
+
+        init(_ identity: IdentityRecord) {
+            userId = identity.userID
+            provider = identity.provider.rawValue
+            subject = identity.subject
+            verifiedAt = identity.verifiedAt?.milliseconds
+            createdAt = identity.createdAt.milliseconds
+        }
+
+        var record: IdentityRecord {
+            IdentityRecord(
+                userID: userId, provider: IdentityProvider(rawValue: provider), subject: subject,
+                verifiedAt: verifiedAt.map(Date.init(milliseconds:)), createdAt: Date(milliseconds: createdAt)
+            )
+        }
     }
 
-    public func user(email: String) async throws -> UserRecord? {
-        try await findUser(where: "email", is: email)
+    public func createUser(_ user: UserRecord, identities: [IdentityRecord], passwordHash: String?) async throws {
+        var row = UserRow(user)
+        row.email = nil
+        let userRow = row
+        try await transaction { db in
+            for identity in identities {
+                let taken = try await db.select().column("user_id").from("identities")
+                    .where("provider", .equal, identity.provider.rawValue).where("subject", .equal, identity.subject)
+                    .first()
+                if taken != nil { throw RepositoryError.duplicateIdentity }
+            }
+            try await db.insert(into: "users").model(userRow, keyEncodingStrategy: .convertToSnakeCase).run()
+            for identity in identities {
+                try await db.insert(into: "identities").model(IdentityRow(identity), keyEncodingStrategy: .convertToSnakeCase).run()
+            }
+            if let passwordHash {
+                try await db.insert(into: "password_credentials").columns("user_id", "hash", "updated_at")
+                    .values(SQLBind(user.id), SQLBind(passwordHash), SQLBind(user.passwordChangedAt.milliseconds)).run()
+            }
+        }
+    }
+
+    public func user(provider: IdentityProvider, subject: String) async throws -> UserRecord? {
+        try await database.raw("""
+            SELECT u.*, e.subject AS email FROM identities i JOIN users u ON u.id = i.user_id
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
+            WHERE i.provider = \(bind: provider.rawValue) AND i.subject = \(bind: subject)
+            """).first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record
     }
 
     public func user(id: String) async throws -> UserRecord? {
-        try await findUser(where: "id", is: id)
+        try await database.raw("""
+            SELECT u.*, e.subject AS email FROM users u
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email' WHERE u.id = \(bind: id)
+            """).first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record
+    }
+
+    public func identities(userID: String) async throws -> [IdentityRecord] {
+        try await database.select().column("*").from("identities").where("user_id", .equal, userID).orderBy("created_at")
+            .all(decoding: IdentityRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
+    }
+
+    public func passwordHash(userID: String) async throws -> String? {
+        struct Row: Decodable { let hash: String }
+        return try await database.select().column("hash").from("password_credentials").where("user_id", .equal, userID)
+            .first(decoding: Row.self)?.hash
+    }
+
+    public func setPassword(userID: String, hash: String, at date: Date) async throws {
+        try await transaction { db in
+            try await db.delete(from: "password_credentials").where("user_id", .equal, userID).run()
+            try await db.insert(into: "password_credentials").columns("user_id", "hash", "updated_at")
+                .values(SQLBind(userID), SQLBind(hash), SQLBind(date.milliseconds)).run()
+            try await db.update("users").set("password_changed_at", to: date.milliseconds).where("id", .equal, userID).run()
+        }
     }
 
     public func allUsers() async throws -> [UserRecord] {
-        try await database.select().column("*").from("users").orderBy("created_at")
-            .all(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)
-            .map(\.record)
+        try await database.raw("""
+            SELECT u.*, e.subject AS email FROM users u
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email' ORDER BY u.created_at
+            """).all(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
     }
 
     public func updateUser(_ user: UserRecord) async throws {
         let row = UserRow(user)
-        try await database.update("users")
-            .set("name", to: row.name)
-            .set("first_name", to: row.firstName)
-            .set("last_name", to: row.lastName)
-            .set("password_hash", to: row.passwordHash)
-            .set("password_changed_at", to: row.passwordChangedAt)
-            .set("locked_at", to: row.lockedAt)
-            .where("id", .equal, row.id)
-            .run()
+        try await write {
+            try await database.update("users")
+                .set("name", to: row.name)
+                .set("first_name", to: row.firstName)
+                .set("last_name", to: row.lastName)
+                .set("locked_at", to: row.lockedAt)
+                .where("id", .equal, row.id)
+                .run()
+        }
     }
 
     public func deleteUser(id: String) async throws -> Bool {
-        let deleted = try await database.delete(from: "users").where("id", .equal, id).returning("id").all()
-        return !deleted.isEmpty
-    }
-
-    private func findUser(where column: String, is value: String) async throws -> UserRecord? {
-        try await database.select().column("*").from("users").where(column, .equal, value)
-            .first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)?
-            .record
+        try await write {
+            !(try await database.delete(from: "users").where("id", .equal, id).returning("id").all()).isEmpty
+        }
     }
 }

@@ -1,31 +1,51 @@
-import LoginCore
+import GatehouseModel
 import SQLKit
 
 /// The schema, as an ordered list of steps; the applied count lives in `gatehouse_schema`.
+///
+/// Each step runs in its own transaction together with the version bump, so a crash leaves
+/// either the old schema or the new one.
 struct SchemaMigrations {
-    let database: any SQLDatabase
+    let repository: SQLRepository
+    var database: any SQLDatabase { repository.database }
 
-    var steps: [@Sendable (any SQLDatabase) async throws -> Void] {
-        [Self.createUsers, Self.createSessions, Self.createRefreshTokens, Self.splitNames]
+    typealias Step = @Sendable (any SQLDatabase) async throws -> Void
+
+    var steps: [Step] {
+        [
+            Self.createUsers, Self.createSessions, Self.createRefreshTokens, Self.splitNames,
+            Self.identities, Self.throttlesAndSecrets,
+        ]
     }
 
     func run() async throws {
         try await database.create(table: "gatehouse_schema").ifNotExists()
             .column("version", type: .bigint, .notNull)
             .run()
-        struct Row: Decodable { let version: Int }
-        let applied = try await database.select().column("version").from("gatehouse_schema")
-            .first(decoding: Row.self)?.version
+        let applied = try await Self.version(in: database)
         if applied == nil {
             try await database.insert(into: "gatehouse_schema").columns("version").values(SQLBind(0)).run()
         }
+        let isSQLite = database.dialect.name == "sqlite"
         for (index, step) in steps.enumerated() where index >= applied ?? 0 {
-            try await step(database)
-            try await database.update("gatehouse_schema").set("version", to: index + 1).run()
+            // SQLite can only switch foreign keys off outside a transaction; a table rebuild needs it.
+            if isSQLite { try await database.raw("PRAGMA foreign_keys = OFF").run() }
+            try await repository.transaction { db in
+                guard try await Self.version(in: db) == index else { return }
+                try await step(db)
+                try await db.update("gatehouse_schema").set("version", to: index + 1).run()
+            }
+            if isSQLite { try await database.raw("PRAGMA foreign_keys = ON").run() }
         }
     }
 
-    static let createUsers: @Sendable (any SQLDatabase) async throws -> Void = { db in
+    /// The applied version, or `nil` on an empty database.
+    static func version(in database: any SQLDatabase) async throws -> Int? {
+        struct Row: Decodable { let version: Int }
+        return try await database.select().column("version").from("gatehouse_schema").first(decoding: Row.self)?.version
+    }
+
+    static let createUsers: Step = { db in
         try await db.create(table: "users")
             .column("id", type: .text, .primaryKey(autoIncrement: false))
             .column("email", type: .text, .notNull, .unique)
@@ -37,7 +57,7 @@ struct SchemaMigrations {
             .run()
     }
 
-    static let createSessions: @Sendable (any SQLDatabase) async throws -> Void = { db in
+    static let createSessions: Step = { db in
         try await db.create(table: "sessions")
             .column("id", type: .text, .primaryKey(autoIncrement: false))
             .column("user_id", type: .text, .notNull, .references("users", "id", onDelete: .cascade))
@@ -49,7 +69,7 @@ struct SchemaMigrations {
         try await db.create(index: "sessions_user_id").on("sessions").column("user_id").run()
     }
 
-    static let createRefreshTokens: @Sendable (any SQLDatabase) async throws -> Void = { db in
+    static let createRefreshTokens: Step = { db in
         try await db.create(table: "refresh_tokens")
             .column("token_hash", type: .text, .primaryKey(autoIncrement: false))
             .column("session_id", type: .text, .notNull, .references("sessions", "id", onDelete: .cascade))
@@ -61,7 +81,7 @@ struct SchemaMigrations {
     }
 
     /// Version 4: first and last names (seed 001), split from the one-line name.
-    static let splitNames: @Sendable (any SQLDatabase) async throws -> Void = { db in
+    static let splitNames: Step = { db in
         for column in ["first_name", "last_name"] {
             try await db.alter(table: "users").column(column, type: .text, .notNull, .default("")).run()
         }

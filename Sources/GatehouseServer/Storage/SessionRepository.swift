@@ -2,7 +2,8 @@ import Foundation
 
 /// Where sessions and their refresh tokens are kept.
 public protocol SessionRepository: Sendable {
-    func createSession(_ session: SessionRecord) async throws
+    /// Opens a session with its first refresh token, in one transaction.
+    func createSession(_ session: SessionRecord, firstToken: RefreshTokenRecord) async throws
     func session(id: String) async throws -> SessionRecord?
     /// Revokes the user's live sessions, except `keeping`; returns how many ended.
     func revokeSessions(userID: String, keeping: String?, at: Date, reason: String) async throws -> Int

@@ -1,17 +1,37 @@
-/// Where accounts are kept.
+import Foundation
+
+/// Where accounts, their identities and their password credentials are kept.
 public protocol UserRepository: Sendable {
-    /// Adds an account; throws ``RepositoryError/duplicateEmail`` when the email is taken.
-    func createUser(_ user: UserRecord) async throws
-    func user(email: String) async throws -> UserRecord?
+    /// Adds an account with its identities and optional password hash, in one transaction;
+    /// throws ``RepositoryError/duplicateIdentity`` when an identity is taken.
+    func createUser(_ user: UserRecord, identities: [IdentityRecord], passwordHash: String?) async throws
+    /// The account an identity belongs to.
+    func user(provider: IdentityProvider, subject: String) async throws -> UserRecord?
     func user(id: String) async throws -> UserRecord?
+    func identities(userID: String) async throws -> [IdentityRecord]
+    /// The account's password hash; `nil` when it has no password.
+    func passwordHash(userID: String) async throws -> String?
+    /// Sets the password and the instant that ends older sessions, in one transaction.
+    func setPassword(userID: String, hash: String, at: Date) async throws
     func allUsers() async throws -> [UserRecord]
-    /// Replaces an account's name, password hash and lock state.
+    /// Replaces an account's name and lock state.
     func updateUser(_ user: UserRecord) async throws
-    /// Removes an account with its sessions; returns whether it existed.
+    /// Removes an account with its identities and sessions; returns whether it existed.
     func deleteUser(id: String) async throws -> Bool
+}
+
+extension UserRepository {
+    /// The account with this normalised email.
+    public func user(email: String) async throws -> UserRecord? {
+        try await user(provider: .email, subject: email)
+    }
 }
 
 /// A repository operation that cannot be carried out.
 public enum RepositoryError: Error, Equatable {
-    case duplicateEmail
+    case duplicateIdentity
+    /// A statement that must return a row returned none.
+    case noRow
+    /// A server secret could not be read back after it was stored.
+    case missingSecret(String)
 }

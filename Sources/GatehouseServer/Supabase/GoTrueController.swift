@@ -16,6 +16,7 @@ struct GoTrueController {
         router.group("/auth/v1")
             .add(middleware: GoTrueErrorMiddleware())
             .add(middleware: APIKeyMiddleware(anonKey: anonKey))
+            .add(middleware: BearerAuthenticator(service: service))
             .post("/token", use: token)
             .get("/user", use: user)
             .post("/logout", use: logout)
@@ -31,7 +32,10 @@ struct GoTrueController {
             guard let email = body.email, let password = body.password else {
                 throw GoTrueError.validationFailed("An email address and a password are required")
             }
-            return try session(await service.login(email: email, password: password))
+            let signIn = try await service.signIn(.password(identifier: email, password: password), from: context.client)
+            var response = try session(signIn.grant)
+            response.headers[.gatehouseDevice] = signIn.deviceToken
+            return response
         case "refresh_token":
             let body = try await JSONBody.decode(GoTrueRefreshGrant.self, from: request, context: context)
             return try session(await service.refresh(body.refreshToken))
@@ -44,11 +48,11 @@ struct GoTrueController {
     }
 
     @Sendable func user(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        try JSONBody.response(GoTrueUser(try await principal(request).user))
+        try JSONBody.response(GoTrueUser(try principal(context).user))
     }
 
     @Sendable func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let principal = try await principal(request)
+        let principal = try principal(context)
         let name = request.uri.queryParameters["scope"].map(String.init) ?? LogoutScope.global.rawValue
         guard let scope = LogoutScope(rawValue: name) else {
             throw GoTrueError.validationFailed("Unsupported scope '\(name)'; use global, local or others")
@@ -58,13 +62,12 @@ struct GoTrueController {
     }
 
     private func session(_ grant: TokenGrant) throws -> Response {
-        guard let record = grant.account else { throw APIError.invalidCredentials }
+        guard let record = grant.account else { throw GatehouseError.invalidCredentials }
         return try JSONBody.response(GoTrueSession(grant, record: record, now: service.now))
     }
 
-    private func principal(_ request: Request) async throws -> Principal {
-        guard let bearer = request.headers.bearer else { throw GoTrueError.noAuthorization }
-        return try await service.authenticate(accessToken: bearer.token)
+    private func principal(_ context: GatehouseRequestContext) throws -> Principal {
+        try context.requirePrincipal()
     }
 }
 

@@ -9,11 +9,14 @@ struct GoTrueError: HTTPResponseError, Equatable {
     var status: HTTPResponse.Status
     var errorCode: String
     var message: String
+    /// Seconds until a retry may succeed (429, 503), sent as `Retry-After`.
+    var retryAfter: Int?
 
-    init(_ status: HTTPResponse.Status, _ errorCode: String, _ message: String) {
+    init(_ status: HTTPResponse.Status, _ errorCode: String, _ message: String, retryAfter: Int? = nil) {
         self.status = status
         self.errorCode = errorCode
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     struct Body: Encodable {
@@ -31,6 +34,7 @@ struct GoTrueError: HTTPResponseError, Equatable {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = try JSONBody.response(Body(code: status.code, errorCode: errorCode, msg: message), status: status)
         if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         return response
     }
 }
@@ -44,28 +48,37 @@ extension GoTrueError {
         GoTrueError(.badRequest, "validation_failed", message)
     }
 
-    /// GoTrue's counterpart of a Gatehouse error.
-    init(_ error: APIError) {
-        switch error.code {
-        case "invalid_credentials": self = .invalidCredentials
-        case "account_locked": self.init(.badRequest, "user_banned", "User is banned")
-        case "invalid_request": self = .validationFailed(error.message)
-        case "unauthorized": self = .noAuthorization
-        case "invalid_token" where error == .sessionEnded:
-            self.init(.forbidden, "session_not_found", "Session from session_id claim in JWT does not exist")
-        case "invalid_token": self.init(.forbidden, "bad_jwt", "invalid JWT: \(error.message)")
-        case RefreshFailure.invalidRefreshToken.rawValue:
+    /// GoTrue's counterpart of a domain error.
+    init(_ error: GatehouseError) {
+        switch error {
+        case .invalidRequest(let message): self = .validationFailed(message)
+        case .invalidCredentials: self = .invalidCredentials
+        case .accountLocked: self.init(.badRequest, "user_banned", "User is banned")
+        case .rateLimited(let seconds):
+            self.init(.tooManyRequests, "over_request_rate_limit", "Request rate limit reached", retryAfter: seconds)
+        case .overloaded(let seconds):
+            self.init(.serviceUnavailable, "unexpected_failure", "The server is busy", retryAfter: seconds)
+        case .unauthenticated: self = .noAuthorization
+        case .invalidToken(let message): self.init(.forbidden, "bad_jwt", "invalid JWT: \(message)")
+        case .sessionEnded: self.init(.forbidden, "session_not_found", "Session from session_id claim in JWT does not exist")
+        case .refreshRejected(.invalidRefreshToken):
             self.init(.badRequest, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
-        case RefreshFailure.reused.rawValue:
-            self.init(.badRequest, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
-        case RefreshFailure.sessionExpired.rawValue: self.init(.badRequest, "session_expired", "Session Expired")
-        case RefreshFailure.sessionRevoked.rawValue:
+        case .refreshRejected(.reused): self.init(.badRequest, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
+        case .refreshRejected(.sessionExpired): self.init(.badRequest, "session_expired", "Session Expired")
+        case .refreshRejected(.sessionRevoked):
             self.init(.badRequest, "session_not_found", "Invalid Refresh Token: Session Not Found")
-        case "rate_limited": self.init(.tooManyRequests, "over_request_rate_limit", error.message)
-        case "not_found": self.init(.notFound, "not_found", error.message)
-        default:
-            self.init(error.status, error.status.code >= 500 ? "unexpected_failure" : error.code, error.message)
+        case .refreshRejected(.accountLocked): self.init(.badRequest, "user_banned", "User is banned")
         }
+    }
+
+    /// GoTrue's counterpart of an error that is not the domain's (routing, body size, the unexpected).
+    init(_ error: APIError) {
+        let code = switch error.status {
+        case .notFound: "not_found"
+        case .badRequest, .contentTooLarge: "validation_failed"
+        default: error.status.code >= 500 ? "unexpected_failure" : "request_error"
+        }
+        self.init(error.status, code, error.message)
     }
 }
 
@@ -76,6 +89,8 @@ struct GoTrueErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as GoTrueError {
             throw error
+        } catch let error as GatehouseError {
+            throw GoTrueError(error)
         } catch {
             throw GoTrueError(APIError.from(error, logger: context.logger))
         }

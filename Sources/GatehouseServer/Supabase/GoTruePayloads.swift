@@ -1,5 +1,5 @@
 import Foundation
-import LoginCore
+import GatehouseModel
 
 /// A session as Supabase Auth returns it from `POST /token`.
 struct GoTrueSession: Encodable {
@@ -64,7 +64,7 @@ struct GoTrueUser: Encodable {
 
     init(_ record: UserRecord) {
         id = record.id
-        email = record.email
+        email = record.email ?? ""
         let created = record.createdAt.formatted(.iso8601)
         emailConfirmedAt = created
         confirmedAt = created

@@ -46,12 +46,12 @@ public struct TokenIssuer: Sendable {
         do {
             claims = try await keys.verify(token, as: AccessTokenClaims.self)
         } catch {
-            throw APIError.invalidToken("The access token is malformed or its signature is invalid")
+            throw GatehouseError.invalidToken("The access token is malformed or its signature is invalid")
         }
         guard claims.iss.value == issuer, claims.aud.value.contains(audience) else {
-            throw APIError.invalidToken("The access token was not issued for this service")
+            throw GatehouseError.invalidToken("The access token was not issued for this service")
         }
-        guard now < claims.exp.value else { throw APIError.invalidToken("The access token has expired") }
+        guard now < claims.exp.value else { throw GatehouseError.invalidToken("The access token has expired") }
         return claims
     }
 }

@@ -43,14 +43,13 @@ public struct UserAdministration: Sendable {
         }
         try check(password)
         let now = clock()
-        let user = UserRecord(
-            email: rules.normalizedEmail(email), name: name,
-            passwordHash: try await hasher.hash(password), createdAt: now
-        )
+        let normalized = rules.normalizedEmail(email)
+        let user = UserRecord(email: normalized, name: name, createdAt: now)
+        let identity = IdentityRecord(userID: user.id, provider: .email, subject: normalized, verifiedAt: now, createdAt: now)
         do {
-            try await users.createUser(user)
-        } catch RepositoryError.duplicateEmail {
-            throw AdministrationError.emailTaken(user.email)
+            try await users.createUser(user, identities: [identity], passwordHash: try await hasher.hash(password))
+        } catch RepositoryError.duplicateIdentity {
+            throw AdministrationError.emailTaken(normalized)
         }
         return user
     }
@@ -71,11 +70,10 @@ public struct UserAdministration: Sendable {
     /// Replaces a password and ends every session signed in with the old one (seed 001 edge case).
     public func setPassword(_ password: String, email: String) async throws {
         try check(password)
-        var user = try await find(email)
-        user.passwordHash = try await hasher.hash(password)
-        user.passwordChangedAt = clock()
-        try await users.updateUser(user)
-        _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: user.passwordChangedAt, reason: "password_changed")
+        let user = try await find(email)
+        let changedAt = clock()
+        try await users.setPassword(userID: user.id, hash: try await hasher.hash(password), at: changedAt)
+        _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: changedAt, reason: "password_changed")
     }
 
     /// Removes an account and its sessions.

@@ -13,6 +13,8 @@ struct LoginPage {
     let csrf: String
     /// ``configJSON(_:)`` of the configuration, built once by the controller.
     let configJSON: String
+    /// Seconds until a throttled user may try again; the script counts them down.
+    let retryAfter: Int?
 
     var context: [String: Any] {
         let m = configuration.messages
@@ -26,7 +28,7 @@ struct LoginPage {
             "email": state.email, "emailError": state.emailError ?? "", "hasEmailError": state.emailError != nil,
             "passwordError": state.passwordError ?? "", "hasPasswordError": state.passwordError != nil,
             "banner": state.banner ?? "", "hasBanner": state.banner != nil, "csrf": csrf,
-            "configJSON": configJSON,
+            "configJSON": configJSON, "retryAfter": retryAfter.map(String.init) ?? "",
         ]
     }
 
@@ -36,6 +38,8 @@ struct LoginPage {
         let m = configuration.messages
         var messages: [String: String] = [:]
         for key in MessageKey.allCases { messages[key.rawValue] = m.text(key) }
+        // The page fills these in itself as the countdown runs.
+        messages[MessageKey.retryCountdown.rawValue] = m[.retryCountdown]
         messages[MessageKey.passwordTooShort.rawValue] = m.text(.passwordTooShort, ["min": String(rules.passwordMinimumLength)])
         messages[MessageKey.passwordTooLong.rawValue] = m.text(.passwordTooLong, ["max": String(rules.passwordMaximumLength)])
         let object: [String: Any] = [

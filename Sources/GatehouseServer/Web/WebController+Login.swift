@@ -16,37 +16,50 @@ extension WebController {
         _ = form.send(.passwordChanged(fields["password"] ?? ""), to: &state)
         let effects = form.send(.submit, to: &state)
         var status = HTTPResponse.Status.unprocessableContent
+        var retryAfter: Int?
         for case .authenticate(let credentials) in effects {
             do {
-                let grant = try await service.login(email: credentials.email, password: credentials.password)
+                let grant = Grant.password(identifier: credentials.email, password: credentials.password)
+                let signIn = try await service.signIn(grant, from: context.client)
                 var response = wantsJSON ? try JSONBody.response(["redirect": "/home"]) : Response.redirect(to: "/home", type: .normal)
                 // The cookie outlives the session by a day: the server refuses it once the session
                 // ends, but can still tell the user why (seed 003's expired-session message).
                 let maxAge = service.configuration.refreshTokenLifetime + 24 * 3600
-                response.setCookie(WebCookies.cookie(WebCookies.session, grant.refreshToken, maxAge: maxAge))
+                response.setCookie(WebCookies.cookie(WebCookies.session, signIn.grant.refreshToken, maxAge: maxAge))
+                let deviceAge = Int(service.configuration.abuse.deviceTokenLifetime)
+                response.setCookie(WebCookies.cookie(WebCookies.device, signIn.deviceToken, maxAge: deviceAge))
                 return response
-            } catch let error as APIError {
-                let failure = Self.failure(for: error)
-                status = error.status
-                _ = form.send(.loginResponse(.failure(failure)), to: &state)
+            } catch let error as GatehouseError {
+                let rendered = APIError(error)
+                status = rendered.status
+                retryAfter = rendered.retryAfter
+                _ = form.send(.loginResponse(.failure(Self.failure(for: error))), to: &state)
             }
         }
         let csrf = fields["csrf"] ?? WebCookies.newToken()
-        guard wantsJSON else { return try page(state: state, csrf: csrf, status: status) }
-        let answer = WebLoginAnswer(
-            banner: state.banner, errors: ["email": state.emailError, "password": state.passwordError],
-            clearPassword: state.password.isEmpty && state.banner != nil
-        )
-        return try JSONBody.response(answer, status: status)
+        var response: Response
+        if wantsJSON {
+            let answer = WebLoginAnswer(
+                banner: state.banner, errors: ["email": state.emailError, "password": state.passwordError],
+                clearPassword: state.password.isEmpty && state.banner != nil, retryAfter: retryAfter
+            )
+            response = try JSONBody.response(answer, status: status)
+        } else {
+            response = try page(state: state, csrf: csrf, status: status, retryAfter: retryAfter)
+        }
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
     }
 
-    /// The LoginCore outcome of an API error.
-    static func failure(for error: APIError) -> AuthFailure {
-        switch error.code {
-        case "invalid_credentials": .invalidCredentials
-        case "account_locked": .accountLocked
-        case "rate_limited": .rateLimited(retryAfter: nil)
-        default: .serverError(status: Int(error.status.code))
+    /// The LoginCore outcome of a domain error.
+    static func failure(for error: GatehouseError) -> AuthFailure {
+        switch error {
+        case .invalidCredentials: .invalidCredentials
+        case .accountLocked: .accountLocked
+        case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
+        case .overloaded: .serverError(status: 503)
+        case .invalidRequest: .serverError(status: 400)
+        case .unauthenticated, .invalidToken, .sessionEnded, .refreshRejected: .sessionExpired
         }
     }
 }
@@ -56,6 +69,8 @@ struct WebLoginAnswer: Encodable {
     let banner: String?
     let errors: [String: String?]
     let clearPassword: Bool
+    /// Seconds the submit button stays disabled after a 429.
+    let retryAfter: Int?
 }
 
 /// An `application/x-www-form-urlencoded` body of at most 16 KiB, as named fields.
@@ -69,7 +84,7 @@ enum FormBody {
     static func fields(_ request: Request, context: GatehouseRequestContext) async throws -> [String: String] {
         let buffer = try await JSONBody.collect(request, context: context)
         guard let decoded = try? URLEncodedFormDecoder().decode(Fields.self, from: String(buffer: buffer)) else {
-            throw APIError.invalidRequest("The form could not be read")
+            throw GatehouseError.invalidRequest("The form could not be read")
         }
         var fields: [String: String] = [:]
         fields["email"] = decoded.email

@@ -24,14 +24,14 @@ struct WebController {
     }
 
     func addRoutes(to router: Router<GatehouseRequestContext>) {
-        router.get("/") { request, _ in
-            let signedIn = try await currentUser(request) != nil
-            return Response.redirect(to: signedIn ? "/home" : "/login", type: .normal)
+        let pages = router.group().add(middleware: WebSessionAuthenticator(service: service))
+        pages.get("/") { _, context in
+            Response.redirect(to: context.identity != nil ? "/home" : "/login", type: .normal)
         }
-        router.get("/login", use: showLogin)
-        router.post("/login", use: submitLogin)
-        router.get("/home", use: showHome)
-        router.post("/logout", use: logout)
+        pages.get("/login", use: showLogin)
+        pages.post("/login", use: submitLogin)
+        pages.get("/home", use: showHome)
+        pages.post("/logout", use: logout)
         router.get("/assets/{name}") { _, context in try asset(context.parameters.get("name") ?? "") }
         router.get("/openapi.yaml") { _, _ in try asset("openapi.yaml") }
     }
@@ -48,18 +48,18 @@ struct WebController {
     }
 
     @Sendable func showLogin(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        if try await currentUser(request) != nil { return Response.redirect(to: "/home", type: .normal) }
+        if context.identity != nil { return Response.redirect(to: "/home", type: .normal) }
         var state = form.initialState()
         if request.uri.queryParameters["reason"] == "expired" {
             _ = form.send(.sessionEnded(.sessionExpired), to: &state)
         }
-        var response = try page(state: state, csrf: WebCookies.newToken(), status: .ok)
+        var response = try page(state: state, csrf: WebCookies.newToken(), status: .ok, retryAfter: nil)
         if request.cookies[WebCookies.session] != nil { response.setCookie(WebCookies.expired(WebCookies.session)) }
         return response
     }
 
     @Sendable func showHome(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        guard let user = try await currentUser(request) else {
+        guard let user = context.identity?.user.profile else {
             let reason = request.cookies[WebCookies.session] != nil ? "?reason=expired" : ""
             return Response.redirect(to: "/login" + reason, type: .normal)
         }
@@ -75,7 +75,7 @@ struct WebController {
         guard WebCookies.csrfMatches(request, formToken: fields["csrf"]) else {
             throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
         }
-        if let token = request.cookies[WebCookies.session]?.value, let principal = try await service.webPrincipal(sessionToken: token) {
+        if let principal = context.identity {
             try await service.logout(principal, scope: .local)
         }
         var response = Response.redirect(to: "/login", type: .normal)
@@ -84,14 +84,9 @@ struct WebController {
         return response
     }
 
-    /// The signed-in user of the request's session cookie, if it is live.
-    func currentUser(_ request: Request) async throws -> SignedInUser? {
-        guard let token = request.cookies[WebCookies.session]?.value, !token.isEmpty else { return nil }
-        return try await service.webPrincipal(sessionToken: token)?.user.profile
-    }
-
-    func page(state: LoginState, csrf: String, status: HTTPResponse.Status) throws -> Response {
-        let body = resources.templates.render(LoginPage(configuration: configuration, state: state, csrf: csrf, configJSON: configJSON).context, withTemplate: "login") ?? ""
+    func page(state: LoginState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?) throws -> Response {
+        let page = LoginPage(configuration: configuration, state: state, csrf: csrf, configJSON: configJSON, retryAfter: retryAfter)
+        let body = resources.templates.render(page.context, withTemplate: "login") ?? ""
         return html(body, status: status, csrf: csrf)
     }
 

@@ -7,6 +7,8 @@ import Hummingbird
 enum WebCookies {
     static let session = "__Host-gatehouse-session"
     static let csrf = "__Host-gatehouse-csrf"
+    /// A device token: this browser signed in to the account before (see ``AbusePolicy``).
+    static let device = "__Host-gatehouse-device"
 
     static func cookie(_ name: String, _ value: String, maxAge: Int? = nil) -> Cookie {
         Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: true, httpOnly: true, sameSite: .strict)

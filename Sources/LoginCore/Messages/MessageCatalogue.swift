@@ -32,6 +32,19 @@ public struct MessageCatalogue: Equatable, Sendable {
     }
 }
 
+extension MessageCatalogue {
+    /// The rate-limit message for a wait: `{seconds}` and `{minutes}` (rounded up) filled in.
+    public func rateLimitedText(seconds: Int?) -> String {
+        guard let seconds else { return text(.rateLimited, ["seconds": "a few", "minutes": "a few"]) }
+        return text(.rateLimited, ["seconds": String(seconds), "minutes": String((seconds + 59) / 60)])
+    }
+
+    /// The countdown text for the seconds left, as `m:ss`.
+    public func retryCountdownText(seconds: Int) -> String {
+        text(.retryCountdown, ["time": "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"])
+    }
+}
+
 extension MessageCatalogue: Codable {
     struct UnknownKey: Error, CustomStringConvertible {
         let key: String

@@ -1,7 +1,7 @@
 /// A key into the message catalogue: every string the login screen shows or announces.
 ///
-/// The default text of each key is seed 000's copy. Templates may contain `{min}`, `{max}`
-/// and `{seconds}`, which ``MessageCatalogue/text(_:_:)`` fills in.
+/// The default text of each key is seed 000's copy. Templates may contain `{min}`, `{max}`,
+/// `{seconds}`, `{minutes}` and `{time}`, which ``MessageCatalogue/text(_:_:)`` fills in.
 public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case title
     case subtitle
@@ -27,6 +27,10 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case emailNotVerified
     case rateLimited
     case sessionExpired
+    /// Under the banner while submit is held after a 429; `{time}` is `m:ss`.
+    case retryCountdown
+    /// Announced when the countdown ends and submit is enabled again.
+    case retryReady
     case signingIn
     case signedIn
 
@@ -57,6 +61,8 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .emailNotVerified: "Please verify your email address."
         case .rateLimited: "Too many attempts. Please try again in {seconds} seconds."
         case .sessionExpired: "Your session has expired. Please sign in again."
+        case .retryCountdown: "Try again in {time}"
+        case .retryReady: "You can try again now."
         case .signingIn: "Signing in"
         case .signedIn: "Signed in"
         }

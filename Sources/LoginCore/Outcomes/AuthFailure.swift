@@ -29,9 +29,7 @@ public enum AuthFailure: Error, Equatable, Sendable {
         case .serverError: messages.text(.serverError)
         case .accountLocked: messages.text(.accountLocked)
         case .emailNotVerified: messages.text(.emailNotVerified)
-        case .rateLimited(let seconds):
-            seconds.map { messages.text(.rateLimited, ["seconds": String($0)]) }
-                ?? messages.text(.rateLimited, ["seconds": "a few"])
+        case .rateLimited(let seconds): messages.rateLimitedText(seconds: seconds)
         case .sessionExpired: messages.text(.sessionExpired)
         }
     }

@@ -62,7 +62,7 @@ extension Gatehouse.Users {
             let user = try await storage.withAdministration {
                 try await $0.create(email: account.email, name: personName, password: password)
             }
-            print("Created \(user.email) (\(user.id))")
+            print("Created \(user.email ?? account.email) (\(user.id))")
         }
     }
 
@@ -76,7 +76,7 @@ extension Gatehouse.Users {
             print(["EMAIL", "NAME", "STATUS", "CREATED"].joined(separator: "\t"))
             for user in users {
                 let status = user.lockedAt == nil ? "active" : "locked"
-                print([user.email, user.name, status, formatter.string(from: user.createdAt)].joined(separator: "\t"))
+                print([user.email ?? "-", user.name, status, formatter.string(from: user.createdAt)].joined(separator: "\t"))
             }
         }
     }

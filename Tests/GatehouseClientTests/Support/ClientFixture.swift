@@ -81,13 +81,9 @@ final class CountingTransport: AuthTransport {
 
     init(_ base: any AuthTransport) { self.base = base }
 
-    func signIn(email: String, password: String) async throws -> TokenResponse {
-        try await base.signIn(email: email, password: password)
-    }
-
-    func refresh(_ refreshToken: String) async throws -> TokenResponse {
-        count.withLock { $0 += 1 }
-        return try await base.refresh(refreshToken)
+    func token(_ grant: AuthGrant) async throws -> TokenResponse {
+        if case .refreshToken = grant { count.withLock { $0 += 1 } }
+        return try await base.token(grant)
     }
 
     func signOut(accessToken: String, scope: SignOutScope) async throws {

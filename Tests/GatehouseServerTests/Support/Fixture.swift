@@ -11,6 +11,9 @@ struct Fixture {
     static let password = "password123"
     static let name = "Demo User"
 
+    /// The hashing limits of every fixture: a queue deep enough for all parallel tests.
+    static let hashing = HashingLimits(queueDepth: 100_000)
+
     let directory: URL
     let clock = TestClock()
     var databasePath: String { directory.appendingPathComponent("gatehouse.sqlite").path }
@@ -26,6 +29,8 @@ struct Fixture {
         configuration.databasePath = databasePath
         configuration.port = 0
         configuration.logRequests = false
+        // Tests run in parallel on one process's hashing threads: never refuse for load here.
+        configuration.hashing = Self.hashing
         let clock = clock
         configuration.clock = { clock.now }
         return configuration
@@ -38,9 +43,14 @@ struct Fixture {
         let repository = SQLRepository(database: database.sql)
         try await repository.migrate()
         let clock = clock
-        let result = try await body(UserAdministration(repository: repository, clock: { clock.now }))
-        try await database.close()
-        return result
+        do {
+            let result = try await body(UserAdministration(repository: repository, hasher: PasswordHasher(limits: Self.hashing), clock: { clock.now }))
+            try await database.close()
+            return result
+        } catch {
+            try? await database.close()
+            throw error
+        }
     }
 
     /// Builds the real application on this fixture's file and runs `test` against its router.

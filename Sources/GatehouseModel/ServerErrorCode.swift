@@ -16,3 +16,8 @@ public struct ServerErrorCode: RawRepresentable, Hashable, Sendable, Expressible
     public static let sessionRevoked: Self = "session_revoked"
     public static let rateLimited: Self = "rate_limited"
 }
+
+extension ServerErrorCode {
+    /// The server's hashing queue is full; try again after `Retry-After` (503).
+    public static let serverBusy: Self = "server_busy"
+}

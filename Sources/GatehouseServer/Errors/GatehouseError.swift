@@ -1,0 +1,49 @@
+/// Every way a Gatehouse operation can fail, independent of the surface that reports it.
+///
+/// This is the domain's one error vocabulary. Each surface renders it with one exhaustive
+/// `switch`: REST in ``APIError/init(_:)``, GraphQL in ``GraphQLFailure/make(_:messages:)``,
+/// Supabase Auth in ``GoTrueError/init(_:)`` and the web page in
+/// ``WebController/failure(for:)``. Adding a case is a compile error in each until it is mapped.
+public enum GatehouseError: Error, Equatable, Sendable {
+    /// The request is malformed; the text names the field, never its value.
+    case invalidRequest(String)
+    /// Wrong identifier or secret; the same for an unknown account (seed 000 C2).
+    case invalidCredentials
+    /// The account is locked; only said to a caller who proved the password.
+    case accountLocked
+    /// Too many attempts; refused before any hashing. Whole seconds until a retry may succeed.
+    case rateLimited(retryAfter: Int)
+    /// The server's hashing queue is full; nothing was checked. Seconds to wait.
+    case overloaded(retryAfter: Int)
+    /// No credentials were presented where they are required.
+    case unauthenticated
+    /// The access token is malformed, forged, expired or not ours; the text says which.
+    case invalidToken(String)
+    /// A valid access token whose session is over (logged out, revoked, expired or locked).
+    case sessionEnded
+    /// A refresh token that cannot be exchanged; the failure says why.
+    case refreshRejected(RefreshFailure)
+}
+
+/// Why a refresh token was refused; each is a distinct code clients can act on.
+public enum RefreshFailure: String, Sendable {
+    /// Unknown token.
+    case invalidRefreshToken = "invalid_refresh_token"
+    /// A rotated token was presented after the grace window; the session is now revoked.
+    case reused = "refresh_token_reused"
+    /// The session reached its absolute lifetime.
+    case sessionExpired = "session_expired"
+    /// The session was ended by logout, a password change or an administrator.
+    case sessionRevoked = "session_revoked"
+    case accountLocked = "account_locked"
+
+    var message: String {
+        switch self {
+        case .invalidRefreshToken: "The refresh token is not valid"
+        case .reused: "The refresh token was already used; the session has been ended"
+        case .sessionExpired: "Your session has expired. Please sign in again."
+        case .sessionRevoked: "The session has ended. Please sign in again."
+        case .accountLocked: "Your account has been locked. Please contact support."
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Counters that limit attempts, shared by every server instance on the database.
+///
+/// A counter is a key, the start of its current window, a count and the time of its last hit.
+/// ``hit(_:window:at:)`` is one atomic statement, so concurrent requests never lose a count.
+public protocol ThrottleRepository: Sendable {
+    /// Counts one event; a window older than `window` seconds starts over at 1.
+    func hit(_ key: String, window: TimeInterval, at: Date) async throws -> ThrottleCounter
+    /// The counter's state, without counting; `nil` if it never counted or was cleared.
+    func counter(_ key: String) async throws -> ThrottleCounter?
+    /// Forgets a counter (a successful sign-in clears its failure streak).
+    func clear(_ key: String) async throws
+    /// Removes counters not hit since `before`; returns how many.
+    func purge(before: Date) async throws -> Int
+}
+
+/// One counter's state.
+public struct ThrottleCounter: Sendable, Equatable {
+    public var windowStart: Date
+    public var count: Int
+    public var lastHit: Date
+}
+
+/// Server-wide secrets every instance must share (HMAC keys), created once, never replaced.
+public protocol SecretRepository: Sendable {
+    /// The secret named `name`, storing `candidate` first if there is none yet.
+    func secret(_ name: String, orInsert candidate: Data) async throws -> Data
+}
