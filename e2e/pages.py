@@ -3,6 +3,8 @@ import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
 
@@ -40,7 +42,18 @@ def banner_text(driver):
 
 
 def wait_for(driver, condition, timeout=10):
-    return WebDriverWait(driver, timeout).until(lambda d: condition(d))
+    # A condition may read an element of the page that a form post is replacing; such a read is
+    # retried rather than failing the test.
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: condition(d))
+
+
+def post_and_wait(driver, button_id="submit", timeout=10):
+    """Clicks a button that posts the form without JavaScript and waits for the new page."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    el(driver, button_id).click()
+    WebDriverWait(driver, timeout).until(staleness_of(old))
+    WebDriverWait(driver, timeout).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def submit(driver):

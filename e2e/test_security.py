@@ -4,25 +4,25 @@ import urllib.request
 
 import pytest
 from conftest import EMAIL, NAME, PASSWORD
-from pages import banner_text, el, error_text, open_login, sign_in, type_into, wait_for
+from pages import banner_text, el, error_text, open_login, post_and_wait, sign_in, type_into, wait_for
 from selenium.webdriver.common.by import By
 
 
 def test_works_without_javascript(browser, server):
     driver = open_login(browser(javascript=False), server)
     assert not el(driver, "toggle-password").is_displayed(), "no script ran"
-    el(driver, "submit").click()
+    post_and_wait(driver)
     wait_for(driver, lambda d: d.find_elements(By.ID, "email-error") and error_text(d, "email"))
     assert error_text(driver, "email") == "Email is required"
     assert error_text(driver, "password") == "Password is required"
     type_into(driver, "email", EMAIL)
     type_into(driver, "password", "wrong-password")
-    el(driver, "submit").click()
+    post_and_wait(driver)
     wait_for(driver, lambda d: d.find_elements(By.ID, "banner") and banner_text(d))
     assert banner_text(driver) == "Invalid email or password"
     assert el(driver, "email").get_attribute("value") == EMAIL and el(driver, "password").get_attribute("value") == ""
     type_into(driver, "password", PASSWORD)
-    el(driver, "submit").click()
+    post_and_wait(driver)
     wait_for(driver, lambda d: d.current_url.endswith("/home") and d.find_elements(By.ID, "user-name"))
     assert el(driver, "user-name").text == NAME
 

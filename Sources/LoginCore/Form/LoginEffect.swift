@@ -11,4 +11,8 @@ public enum LoginEffect: Equatable, Sendable {
     case storeSession(LoginSuccess)
     /// Replace the login screen with the home screen (A12).
     case navigateHome
+    /// Send ``LoginEvent/tick(_:)`` now and about once a second: a countdown is running.
+    case startClock
+    /// The countdown is over; stop sending ticks.
+    case stopClock
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Something that happened on the login screen or came back from the network.
 public enum LoginEvent: Equatable, Sendable {
     case emailChanged(String)
@@ -13,4 +15,7 @@ public enum LoginEvent: Equatable, Sendable {
     case loginResponse(Result<LoginSuccess, AuthFailure>)
     /// A stored session could not be restored; the screen explains why (seed 003).
     case sessionEnded(AuthFailure)
+    /// The host's clock: sent after ``LoginEffect/startClock`` and then about once a second
+    /// until ``LoginEffect/stopClock``.
+    case tick(Date)
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The login form's state machine: an event goes in, the new state and effects come out.
 ///
 /// `LoginForm` holds only the configuration; the state lives with the caller, which runs the
@@ -40,7 +42,7 @@ public struct LoginForm: Sendable {
     }
 
     private func apply(_ event: LoginEvent, to state: inout LoginState) -> [LoginEffect] {
-        if state.isSubmitting, !event.isResponse { return [] }
+        if state.isSubmitting, !event.isResponse, !event.isTick { return [] }
         switch event {
         case .emailChanged(let value): change(.email, to: value, in: &state)
         case .passwordChanged(let value): change(.password, to: value, in: &state)
@@ -53,7 +55,27 @@ public struct LoginForm: Sendable {
         case .submit: return submit(&state)
         case .loginResponse(let result): return respond(to: result, in: &state)
         case .sessionEnded(let failure): state.banner = failure.message(in: messages)
+        case .tick(let now): return tick(now, in: &state)
         }
+        return []
+    }
+
+    /// Advances the cooldown; ends it, enabling submit and announcing so, once its time has come.
+    private func tick(_ now: Date, in state: inout LoginState) -> [LoginEffect] {
+        let until: Date
+        switch state.cooldown {
+        case nil: return []
+        case .starting(let seconds): until = now.addingTimeInterval(TimeInterval(seconds))
+        case .until(let date): until = date
+        }
+        let remaining = Int(until.timeIntervalSince(now).rounded(.up))
+        guard remaining > 0 else {
+            state.cooldown = nil
+            state.retryCountdown = nil
+            return [.stopClock, .announce(messages.text(.retryReady))]
+        }
+        state.cooldown = .until(until)
+        state.retryCountdown = messages.retryCountdownText(seconds: remaining)
         return []
     }
 
@@ -70,6 +92,7 @@ public struct LoginForm: Sendable {
     }
 
     private func submit(_ state: inout LoginState) -> [LoginEffect] {
+        guard state.cooldown == nil else { return [] }
         LoginField.allCases.forEach { validate($0, in: &state) }
         if let invalid = LoginField.allCases.first(where: { state.error(for: $0) != nil }) {
             return [.focus(invalid)]
@@ -90,6 +113,11 @@ public struct LoginForm: Sendable {
             return [.storeSession(success), .navigateHome]
         case .failure(let failure):
             state.banner = failure.message(in: messages)
+            if case .rateLimited(let seconds?) = failure, seconds > 0 {
+                state.cooldown = .starting(seconds: seconds)
+                state.retryCountdown = messages.retryCountdownText(seconds: seconds)
+                return [.startClock]
+            }
             guard failure.clearsPassword else { return [] }
             state.password = ""
             state.passwordError = nil
@@ -98,7 +126,7 @@ public struct LoginForm: Sendable {
     }
 
     private func submitEnabled(_ state: LoginState) -> Bool {
-        if state.isSubmitting { return false }
+        if state.isSubmitting || state.cooldown != nil { return false }
         switch configuration.submitPolicy {
         case .validateOnSubmit:
             return true
@@ -122,6 +150,11 @@ public struct LoginForm: Sendable {
 extension LoginEvent {
     var isResponse: Bool {
         if case .loginResponse = self { return true }
+        return false
+    }
+
+    var isTick: Bool {
+        if case .tick = self { return true }
         return false
     }
 }

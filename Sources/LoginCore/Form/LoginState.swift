@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything a login screen shows, as plain values a UI binds to.
 ///
 /// Create one with ``LoginForm/initialState()`` so that ``isSubmitEnabled`` starts right for
@@ -21,8 +23,21 @@ public struct LoginState: Equatable, Sendable {
     public var isSubmitting: Bool = false
     /// Whether the sign-in button can be pressed.
     public var isSubmitEnabled: Bool = false
+    /// After a 429: how long submit stays disabled. The host's clock drives it through
+    /// ``LoginEvent/tick(_:)``; LoginCore never reads a clock.
+    public var cooldown: Cooldown?
+    /// The countdown shown while ``cooldown`` lasts, such as "Try again in 14:59".
+    public var retryCountdown: String?
 
     public init() {}
+
+    /// A wait after a 429, first as the server's seconds, then, from the next tick, as a deadline.
+    public enum Cooldown: Equatable, Sendable {
+        /// Seconds from the moment of the next ``LoginEvent/tick(_:)``.
+        case starting(seconds: Int)
+        /// Submit is enabled again at this instant.
+        case until(Date)
+    }
 
     /// Whether the text fields and the visibility toggle accept input.
     public var areFieldsEnabled: Bool { !isSubmitting }

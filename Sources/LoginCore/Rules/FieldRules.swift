@@ -11,11 +11,15 @@ public struct FieldRules: Equatable, Sendable, Codable {
     public static let standardEmailPattern = #"^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$"#
 
     /// The pattern the trimmed email must match in full.
-    public var emailPattern: String
+    public var emailPattern: String {
+        didSet { compiled = CompiledPattern(emailPattern) }
+    }
     /// The fewest characters a password may have; 0 or 1 means only "required" (seeds 001, 002).
     public var passwordMinimumLength: Int
     /// The most characters a password may have.
     public var passwordMaximumLength: Int
+    /// ``emailPattern`` compiled once: compiling costs about 80 µs, matching about 1 µs.
+    private var compiled: CompiledPattern
 
     /// Creates rules; each parameter defaults to seed 000.
     public init(
@@ -24,6 +28,7 @@ public struct FieldRules: Equatable, Sendable, Codable {
         passwordMaximumLength: Int = 128
     ) {
         self.emailPattern = emailPattern
+        compiled = CompiledPattern(emailPattern)
         self.passwordMinimumLength = passwordMinimumLength
         self.passwordMaximumLength = passwordMaximumLength
     }
@@ -75,7 +80,21 @@ public struct FieldRules: Equatable, Sendable, Codable {
     }
 
     private func matchesEmailPattern(_ value: String) -> Bool {
-        guard let regex = try? Regex(emailPattern).matchingSemantics(.unicodeScalar) else { return false }
+        guard let regex = compiled.regex else { return false }
         return (try? regex.wholeMatch(in: value)) != nil
+    }
+
+    public static func == (a: FieldRules, b: FieldRules) -> Bool {
+        a.emailPattern == b.emailPattern && a.passwordMinimumLength == b.passwordMinimumLength
+            && a.passwordMaximumLength == b.passwordMaximumLength
+    }
+}
+
+/// A compiled pattern, shared by copies of the rules; never mutated after creation.
+private final class CompiledPattern: @unchecked Sendable {
+    let regex: Regex<AnyRegexOutput>?
+
+    init(_ pattern: String) {
+        regex = try? Regex(pattern).matchingSemantics(.unicodeScalar)
     }
 }

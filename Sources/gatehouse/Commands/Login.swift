@@ -21,6 +21,7 @@ extension Gatehouse {
             let (client, _) = try server.client()
             var screen = TerminalLoginScreen(form: form, client: client, interactive: !passwordStdin && isatty(STDIN_FILENO) == 1)
             let user = try await screen.run(email: email, passwordFromStdin: passwordStdin)
+            server.rememberable.save()
             print("Signed in as \(user.name) <\(user.email)>")
         }
     }
@@ -83,6 +84,11 @@ struct TerminalLoginScreen {
             }
         }
         if let banner = state.banner { Self.printError(banner) }
+        if let wait = state.retryCountdown {
+            // Throttled (429): say how long to wait and stop, rather than ask again.
+            Self.printError(wait)
+            throw ExitCode.failure
+        }
         return nil
     }
 

@@ -36,6 +36,8 @@ extension Gatehouse {
         @Option(help: "Seconds a rotated refresh token still yields its successor; reuse after that ends the session.")
         var refreshGrace: Int = 10
 
+        @OptionGroup var abuse: AbuseOptions
+
         @Flag(help: "Ensure the demo account user@example.com / password123 exists.")
         var demo = false
 
@@ -74,6 +76,7 @@ extension Gatehouse {
             configuration.accessTokenLifetime = accessTokenLifetime
             configuration.refreshTokenLifetime = sessionLifetime
             configuration.refreshReuseGrace = refreshGrace
+            try abuse.apply(to: &configuration)
             if let config {
                 let app = try AppConfiguration.load(from: URL(fileURLWithPath: config))
                 configuration.login = app.login

@@ -5,11 +5,36 @@ import LoginCore
 
 /// The `--server` and `--config` options the session commands share.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "The Gatehouse server (default: $GATEHOUSE_SERVER, else http://127.0.0.1:8080).")
-    var server: String = ProcessInfo.processInfo.environment["GATEHOUSE_SERVER"] ?? "http://127.0.0.1:8080"
+    @Option(
+        name: .customLong("server"),
+        help: "The Gatehouse server (default: $GATEHOUSE_SERVER, else the server of the last login, else http://127.0.0.1:8080)."
+    )
+    var serverOption: String?
 
-    @Option(help: "An app file (examples/…/gatehouse.json): the screen's copy and rules, and which API to speak (REST, GraphQL or Supabase Auth).")
-    var config: String?
+    @Option(
+        name: .customLong("config"),
+        help: "An app file (examples/…/gatehouse.json): the screen's copy and rules, and which API to speak (REST, GraphQL or Supabase Auth)."
+    )
+    var configOption: String?
+
+    /// The server: `--server`, then `$GATEHOUSE_SERVER`, then the one the last login remembered.
+    var server: String {
+        serverOption ?? ProcessInfo.processInfo.environment["GATEHOUSE_SERVER"] ?? remembered?.server ?? "http://127.0.0.1:8080"
+    }
+
+    /// The app file: `--config`, or the one remembered with the server in use.
+    var config: String? {
+        if let configOption { return configOption }
+        guard serverOption == nil, ProcessInfo.processInfo.environment["GATEHOUSE_SERVER"] == nil else { return nil }
+        return remembered?.config
+    }
+
+    private var remembered: RememberedServer? { RememberedServer.load() }
+
+    /// What `login` saves for the commands that follow it.
+    var rememberable: RememberedServer {
+        RememberedServer(server: server, config: config.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+    }
 
     var url: URL {
         get throws {

@@ -14,7 +14,8 @@ function start(form, config) {
   const toggle = $("toggle-password");
   const emailPattern = new RegExp(config.rules.emailPattern, "u");
   const shown = { email: fields.email.getAttribute("aria-invalid") === "true", password: fields.password.getAttribute("aria-invalid") === "true" };
-  let submitting = false;
+  const countdown = $("retry-countdown");
+  let submitting = false, coolingDown = false;
 
   // The same rules as LoginCore's FieldRules: email trimmed; lengths in code points.
   const validate = {
@@ -55,7 +56,7 @@ function start(form, config) {
 
   function refreshButton() {
     const valid = !validate.email(fields.email.value) && !validate.password(fields.password.value);
-    submit.disabled = submitting || (config.submitPolicy === "disabledUntilValid" && !valid);
+    submit.disabled = submitting || coolingDown || (config.submitPolicy === "disabledUntilValid" && !valid);
   }
 
   function refreshClear(name) {
@@ -114,6 +115,30 @@ function start(form, config) {
     });
   }
 
+  // After a 429 the button stays disabled for the server's Retry-After, with a visible
+  // countdown; assistive technology hears the start (the banner) and the end, not every tick.
+  function startCooldown(seconds) {
+    const until = Date.now() + seconds * 1000;
+    coolingDown = true;
+    refreshButton();
+    const render = () => {
+      const left = Math.ceil((until - Date.now()) / 1000);
+      if (left <= 0) {
+        clearInterval(timer);
+        coolingDown = false;
+        countdown.hidden = true;
+        refreshButton();
+        announce(config.messages.retryReady);
+        return;
+      }
+      const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      countdown.textContent = config.messages.retryCountdown.replace("{time}", time);
+      countdown.hidden = false;
+    };
+    const timer = setInterval(render, 1000);
+    render();
+  }
+
   function setSubmitting(value) {
     submitting = value;
     fieldset.disabled = value;
@@ -123,7 +148,7 @@ function start(form, config) {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (submitting) return;
+    if (submitting || coolingDown) return;
     const errors = { email: validate.email(fields.email.value), password: validate.password(fields.password.value) };
     showError("email", errors.email);
     showError("password", errors.password);
@@ -150,7 +175,9 @@ function start(form, config) {
     showBanner(answer.banner);
     if (answer.banner) announce(answer.banner);
     if (answer.clearPassword) { fields.password.value = ""; refreshButton(); fields.password.focus(); }
+    if (answer.retryAfter) startCooldown(answer.retryAfter);
   });
 
   refreshButton();
+  if (form.dataset.retryAfter) startCooldown(Number(form.dataset.retryAfter));
 }
