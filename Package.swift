@@ -94,6 +94,7 @@ let package = Package(
         .testTarget(
             name: "GatehouseServerTests",
             dependencies: [
+                "GatehouseModel",
                 "GatehouseServer",
                 "GatehouseTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -34,14 +34,13 @@ public final class LoopbackServer: Sendable {
         configuration.databasePath = path
         configuration.port = port
         configuration.logRequests = false
-        // Many test servers share one process and its hashing threads: never refuse for load.
-        configuration.hashing = HashingLimits(queueDepth: 100_000)
+        configuration.hashing = .tests
         configure(&configuration)
         if !users.isEmpty {
             let database = try await SQLiteDatabase(path: path, logger: logger)
             let repository = SQLRepository(database: database.sql)
             try await repository.migrate()
-            let admin = UserAdministration(repository: repository, clock: configuration.clock)
+            let admin = UserAdministration(repository: repository, hasher: PasswordHasher(limits: .tests), clock: configuration.clock)
             for user in users { try await admin.create(email: user.email, name: user.name, password: user.password) }
             try await database.close()
         }

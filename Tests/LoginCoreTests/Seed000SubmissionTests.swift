@@ -79,7 +79,7 @@ import Testing
         (AuthFailure.timeout, "The request timed out. Please try again."),
         (.accountLocked, "Your account has been locked. Please contact support."),
         (.emailNotVerified, "Please verify your email address."),
-        (.rateLimited(retryAfter: 30), "Too many attempts. Please try again in 30 seconds."),
+        (.rateLimited(retryAfter: nil), "Too many attempts. Please try again in a few seconds."),
     ])
     func distinctFailureOutcomesKeepThePassword(failure: AuthFailure, message: String) {
         var probe = Self.submitted()

@@ -62,7 +62,7 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 
     /// Whether an address lies in a trusted range.
-    func contains(_ text: String) -> Bool {
+    public func contains(_ text: String) -> Bool {
         guard let address = IPAddress(text) else { return false }
         return ranges.contains { $0.contains(address) }
     }

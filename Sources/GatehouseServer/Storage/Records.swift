@@ -73,6 +73,15 @@ public struct SessionRecord: Sendable, Equatable {
     public var expiresAt: Date
     public var revokedAt: Date?
     public var revokedReason: String?
+
+    public init(id: String, userID: String, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, revokedReason: String? = nil) {
+        self.id = id
+        self.userID = userID
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.revokedAt = revokedAt
+        self.revokedReason = revokedReason
+    }
 }
 
 /// A refresh token, known only by its hash.
@@ -84,4 +93,12 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var rotatedAt: Date?
     /// The successor, sealed under this token (see ``RefreshToken``).
     public var sealedSuccessor: String?
+
+    public init(tokenHash: String, sessionID: String, createdAt: Date, rotatedAt: Date? = nil, sealedSuccessor: String? = nil) {
+        self.tokenHash = tokenHash
+        self.sessionID = sessionID
+        self.createdAt = createdAt
+        self.rotatedAt = rotatedAt
+        self.sealedSuccessor = sealedSuccessor
+    }
 }

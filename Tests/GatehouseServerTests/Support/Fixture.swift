@@ -12,13 +12,22 @@ struct Fixture {
     static let name = "Demo User"
 
     /// The hashing limits of every fixture: a queue deep enough for all parallel tests.
-    static let hashing = HashingLimits(queueDepth: 100_000)
+    static let hashing = HashingLimits.tests
 
     let directory: URL
     let clock = TestClock()
     var databasePath: String { directory.appendingPathComponent("gatehouse.sqlite").path }
 
-    init() async throws {
+    /// The cost of every hash this fixture makes: OWASP's by default. Suites that send hundreds
+    /// of sign-ins to test the limiter use ``cheap``, so the parallel test process is not
+    /// starved of hashing threads; what they test is counting, not cost.
+    let argon2: Argon2Parameters
+
+    /// Real argon2id, at 1 MiB and one pass.
+    static let cheap = Argon2Parameters(memoryKiB: 1024, iterations: 1, parallelism: 1)
+
+    init(argon2: Argon2Parameters = .owasp) async throws {
+        self.argon2 = argon2
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try await withAdministration { try await $0.create(email: Self.email, name: Self.name, password: Self.password) }
@@ -31,6 +40,7 @@ struct Fixture {
         configuration.logRequests = false
         // Tests run in parallel on one process's hashing threads: never refuse for load here.
         configuration.hashing = Self.hashing
+        configuration.argon2 = argon2
         let clock = clock
         configuration.clock = { clock.now }
         return configuration
@@ -44,7 +54,7 @@ struct Fixture {
         try await repository.migrate()
         let clock = clock
         do {
-            let result = try await body(UserAdministration(repository: repository, hasher: PasswordHasher(limits: Self.hashing), clock: { clock.now }))
+            let result = try await body(UserAdministration(repository: repository, hasher: PasswordHasher(parameters: argon2, limits: Self.hashing), clock: { clock.now }))
             try await database.close()
             return result
         } catch {
@@ -54,14 +64,18 @@ struct Fixture {
     }
 
     /// Builds the real application on this fixture's file and runs `test` against its router.
+    ///
+    /// `.router` calls the router directly (no socket, so no client address); `.live` runs the
+    /// server on a loopback port, where requests come from 127.0.0.1.
     func test<Value>(
         _ configure: (inout GatehouseConfiguration) -> Void = { _ in },
         logger: Logger = Logger(label: "test"),
+        mode: TestingSetup = .router,
         _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
         var configuration = configuration
         configure(&configuration)
         let app = try await buildApplication(configuration, logger: logger)
-        return try await app.test(.router, test)
+        return try await app.test(mode, test)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseServer
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -18,9 +19,18 @@ extension TestClientProtocol {
         return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: json))
     }
 
-    func login(_ email: String = Fixture.email, _ password: String = Fixture.password) async throws -> TestResponse {
+    func login(
+        _ email: String = Fixture.email, _ password: String = Fixture.password, headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
         let body = try JSONEncoder().encode(["email": email, "password": password])
-        return try await postJSON("/api/auth/login", String(decoding: body, as: UTF8.self))
+        return try await postJSON("/api/auth/login", String(decoding: body, as: UTF8.self), headers: headers)
+    }
+
+    /// Signs in as if from `address`, through a proxy the server trusts (`X-Forwarded-For`).
+    func login(_ email: String, _ password: String, from address: String, device: String? = nil) async throws -> TestResponse {
+        var headers: HTTPFields = [.xForwardedFor: address]
+        if let device { headers[.gatehouseDevice] = device }
+        return try await login(email, password, headers: headers)
     }
 
     /// Logs in with the demo account and returns the grant, failing the test on any other answer.
@@ -43,6 +53,19 @@ extension TestClientProtocol {
         let uri = scope.map { "/api/auth/logout?scope=\($0)" } ?? "/api/auth/logout"
         return try await execute(uri: uri, method: .post, headers: [.authorization: "Bearer \(accessToken)"])
     }
+}
+
+extension HTTPField.Name {
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+    static let gatehouseDevice = HTTPField.Name("Gatehouse-Device")!
+    static let retryAfter = HTTPField.Name("Retry-After")!
+}
+
+/// The body of a 429: the error, the message and the wait.
+struct ThrottledBody: Decodable, Equatable {
+    let error: String
+    let message: String
+    let retry_after: Int
 }
 
 extension TestResponse {
