@@ -14,7 +14,7 @@ import Testing
 
     /// Options that point a command at `server`, with its own state folder.
     static func environment(_ server: LoopbackServer, state: URL) -> [String: String] {
-        ["GATEHOUSE_SERVER": server.url.absoluteString, "XDG_STATE_HOME": state.path]
+        ["GATEHOUSE_SERVER": server.url.absoluteString, "XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": state.path]
     }
 
     @Test func US1_4_terminalLoginHidesThePasswordAndTheSessionSurvivesNewProcesses() async throws {

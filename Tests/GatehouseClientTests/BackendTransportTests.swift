@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseClient
+import GatehouseServer
 import LoginCore
 import Testing
 
@@ -16,6 +17,20 @@ import Testing
         #expect(session.user.firstName == "Demo" && session.user.lastName == "User" && session.user.name == "Demo User")
         #expect(session.accessToken.split(separator: ".").count == 3)
         #expect(session.expiresAt == fixture.clock.now.addingTimeInterval(15 * 60))
+    }
+
+    @Test(arguments: apis) func aThrottledSignInIsRateLimitedWithTheServersWait(api: BackendConfiguration.API) async throws {
+        var abuse = AbusePolicy()
+        abuse.backoffThreshold = 1
+        let fixture = try await ClientFixture(abuse: abuse)
+        let client = try fixture.client(transport: try fixture.transport(api))
+        await #expect(throws: AuthError.invalidCredentials) { try await client.signIn(email: ClientFixture.email, password: "wrong-password") }
+        await #expect(throws: AuthError.rateLimited(retryAfter: 1)) {
+            try await client.signIn(email: ClientFixture.email, password: ClientFixture.password)
+        }
+        let event = await client.perform(.authenticate(Credentials(email: ClientFixture.email, password: ClientFixture.password)))
+        #expect(event == .loginResponse(.failure(.rateLimited(retryAfter: 1))), "LoginCore gets the wait for its countdown")
+        #expect(await client.currentSession == nil)
     }
 
     @Test(arguments: apis) func wrongPasswordIsInvalidCredentialsWithTheScreensCopy(api: BackendConfiguration.API) async throws {

@@ -54,8 +54,10 @@ import Testing
 
 /// A log handler that keeps every line in memory.
 final class LogSink: LogHandler, Sendable {
-    private let lines = Mutex<[String]>([])
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+    private let lines = Mutex<[(Logger.Level, String)]>([])
+    var text: String { lines.withLock { $0.map(\.1).joined(separator: "\n") } }
+    /// Only what is logged at info or above: what an operator sees by default.
+    var operatorText: String { lines.withLock { $0.filter { $0.0 >= .info }.map(\.1).joined(separator: "\n") } }
 
     var metadata: Logger.Metadata {
         get { [:] }
@@ -71,6 +73,6 @@ final class LogSink: LogHandler, Sendable {
     }
 
     func log(event: LogEvent) {
-        lines.withLock { $0.append("\(event.level) \(event.message) \(event.metadata ?? [:])") }
+        lines.withLock { $0.append((event.level, "\(event.level) \(event.message) \(event.metadata ?? [:])")) }
     }
 }

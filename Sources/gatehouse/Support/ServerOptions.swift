@@ -19,17 +19,22 @@ struct ServerOptions: ParsableArguments {
 
     /// The server: `--server`, then `$GATEHOUSE_SERVER`, then the one the last login remembered.
     var server: String {
-        serverOption ?? ProcessInfo.processInfo.environment["GATEHOUSE_SERVER"] ?? remembered?.server ?? "http://127.0.0.1:8080"
+        serverOption ?? Self.environmentServer ?? remembered?.server ?? "http://127.0.0.1:8080"
     }
 
     /// The app file: `--config`, or the one remembered with the server in use.
     var config: String? {
         if let configOption { return configOption }
-        guard serverOption == nil, ProcessInfo.processInfo.environment["GATEHOUSE_SERVER"] == nil else { return nil }
+        guard serverOption == nil, Self.environmentServer == nil else { return nil }
         return remembered?.config
     }
 
     private var remembered: RememberedServer? { RememberedServer.load() }
+
+    /// `$GATEHOUSE_SERVER`, unless unset or empty.
+    private static var environmentServer: String? {
+        ProcessInfo.processInfo.environment["GATEHOUSE_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     /// What `login` saves for the commands that follow it.
     var rememberable: RememberedServer {

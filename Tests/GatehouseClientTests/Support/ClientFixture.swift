@@ -19,12 +19,13 @@ struct ClientFixture {
     let clock = TestClock()
     let server: LoopbackServer
 
-    init(grace: Int = 10) async throws {
+    init(grace: Int = 10, abuse: AbusePolicy = AbusePolicy()) async throws {
         let clock = clock
         server = try await LoopbackServer.start(users: [(Self.email, "Demo User", Self.password)]) {
             $0.clock = { clock.now }
             $0.refreshReuseGrace = grace
             $0.supabaseAnonKey = Self.anonKey
+            $0.abuse = abuse
         }
     }
 

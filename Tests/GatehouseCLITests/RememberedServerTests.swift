@@ -1,0 +1,48 @@
+import Foundation
+import GatehouseServer
+import GatehouseTestSupport
+import Testing
+
+/// Issue 9: the CLI remembers which server a session belongs to, and says how long to wait
+/// when the server throttles a sign-in.
+@Suite(.serialized) struct RememberedServerTests {
+    /// A state and config folder of the test's own, and no `GATEHOUSE_SERVER`.
+    static func environment(_ folder: URL) -> [String: String] {
+        ["XDG_STATE_HOME": folder.path, "XDG_CONFIG_HOME": folder.path, "GATEHOUSE_SERVER": ""]
+    }
+
+    @Test func whoamiInANewShellTalksToTheServerOfTheLastLogin() async throws {
+        let server = try await LoopbackServer.start(users: [(SessionCommandTests.email, "Demo User", SessionCommandTests.password)])
+        let folder = try CLIProcess.temporaryDirectory()
+        let login = try await CLIProcess.runDetached(
+            ["login", "--server", server.url.absoluteString, "--email", SessionCommandTests.email, "--password-stdin"],
+            input: SessionCommandTests.password, environment: Self.environment(folder), in: folder
+        )
+        #expect(login.status == 0)
+        let whoami = try await CLIProcess.runDetached(["whoami"], environment: Self.environment(folder), in: folder)
+        #expect(whoami.stdout == "Demo User <user@example.com>\n")
+        let status = try await CLIProcess.runDetached(["status"], environment: Self.environment(folder), in: folder)
+        #expect(status.stdout.hasPrefix("server: \(server.url.absoluteString)\n"))
+        // --server still overrides: no session was ever made with that server.
+        let other = try await CLIProcess.runDetached(["whoami", "--server", "http://127.0.0.1:9"], environment: Self.environment(folder), in: folder)
+        #expect(other.status == 1)
+        #expect(other.stderr == "gatehouse: not signed in; run `gatehouse login`\n")
+        let logout = try await CLIProcess.runDetached(["logout"], environment: Self.environment(folder), in: folder)
+        #expect(logout.stdout == "Signed out\n")
+        await server.stop()
+    }
+
+    @Test func aThrottledLoginPrintsTheWaitAndExitsNonZero() async throws {
+        let server = try await LoopbackServer.start(users: [(SessionCommandTests.email, "Demo User", SessionCommandTests.password)]) {
+            $0.abuse.addressLimit = 1
+        }
+        let folder = try CLIProcess.temporaryDirectory()
+        let arguments = ["login", "--server", server.url.absoluteString, "--email", SessionCommandTests.email, "--password-stdin"]
+        let first = try await CLIProcess.runDetached(arguments, input: SessionCommandTests.password, environment: Self.environment(folder), in: folder)
+        #expect(first.status == 0)
+        let second = try await CLIProcess.runDetached(arguments, input: SessionCommandTests.password, environment: Self.environment(folder), in: folder)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("✗ Too many attempts. Please try again in 300 seconds.\n✗ Try again in 5:00\n"))
+        await server.stop()
+    }
+}
