@@ -20,4 +20,8 @@ if [ ! -s "$axe" ]; then
   .venv/bin/python -c "import zipfile,glob,sys; z=zipfile.ZipFile(glob.glob('.build-e2e/axe_playwright_python-*.whl')[0]); open(sys.argv[1],'wb').write(z.read('axe_playwright_python/axe.min.js'))" "$axe"
 fi
 export GATEHOUSE_BIN="$PWD/.build/debug/gatehouse" AXE_JS="$PWD/$axe"
+# Without a test file among the arguments, the whole suite; with one (e2e/test_x.py), just that.
+for argument in "$@"; do
+  case "$argument" in e2e/*) exec .venv/bin/pytest -q -p no:cacheprovider "$@" ;; esac
+done
 exec .venv/bin/pytest -q -p no:cacheprovider e2e "$@"
