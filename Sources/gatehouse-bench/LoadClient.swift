@@ -53,8 +53,26 @@ struct LoadClient: Sendable {
         return (known.sorted()[samples / 2], unknown.sorted()[samples / 2])
     }
 
-    func login() async throws -> Tokens {
-        try await tokens(post("/api/auth/login", ["email": Self.email, "password": Self.password], expect: 200))
+    func login(from address: String? = nil) async throws -> Tokens {
+        let headers = address.map { ["X-Forwarded-For": $0] } ?? [:]
+        return try await tokens(post("/api/auth/login", ["email": Self.email, "password": Self.password], headers: headers, expect: 200))
+    }
+
+    /// Signs in as seed 000's demo account.
+    func loginDemo() async throws -> Tokens {
+        try await tokens(post("/api/auth/login", ["email": "user@example.com", "password": "password123"], expect: 200))
+    }
+
+    /// Latencies of `GET /api/me`, one request after another, for `seconds`.
+    func meLatencies(_ accessToken: String, seconds: Double) async throws -> [Double] {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var latencies: [Double] = []
+        while ContinuousClock.now < deadline {
+            let start = ContinuousClock.now
+            try await me(accessToken)
+            latencies.append((ContinuousClock.now - start).seconds)
+        }
+        return latencies.sorted()
     }
 
     func refresh(_ token: String) async throws -> String {
@@ -99,10 +117,11 @@ struct LoadClient: Sendable {
         try await http.shutdown()
     }
 
-    private func post(_ path: String, _ body: [String: String], expect status: UInt) async throws -> ByteBuffer {
+    private func post(_ path: String, _ body: [String: String], headers: [String: String] = [:], expect status: UInt) async throws -> ByteBuffer {
         var request = HTTPClientRequest(url: base + path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
         let response = try await http.execute(request, timeout: .seconds(30))
         let buffer = try await response.body.collect(upTo: 64 * 1024)

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The resident memory of the real `gatehouse serve --demo`, idle after start and after logins.
+enum IdleMemory {
+    /// The `gatehouse` binary beside this benchmark's own (both are built by `scripts/bench.sh`).
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gatehouse")
+    }
+
+    /// Starts the server, reads its RSS once idle, signs in `logins` times at once, waits, reads again.
+    static func measure(logins: Int, client: (String) -> LoadClient) async throws -> (afterStart: Double, afterLogins: Double) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--demo", "--port", "0", "--database", folder.appendingPathComponent("demo.sqlite").path, "--log-level", "error"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        let line = try await Task.detached { String(decoding: output.fileHandleForReading.availableData, as: UTF8.self) }.value
+        guard let range = line.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) else {
+            throw LoadClient.Failure(description: "serve --demo did not say where it listens: \(line)")
+        }
+        try await Task.sleep(for: .seconds(2))
+        let afterStart = try rss(of: process.processIdentifier)
+        let demo = client(String(line[range]))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<logins { group.addTask { _ = try await demo.loginDemo() } }
+            try await group.waitForAll()
+        }
+        try await demo.shutdown()
+        try await Task.sleep(for: .seconds(2))
+        return (afterStart, try rss(of: process.processIdentifier))
+    }
+
+    /// VmRSS of a process in MiB, from /proc.
+    static func rss(of pid: Int32) throws -> Double {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kiB = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { throw LoadClient.Failure(description: "no VmRSS for \(pid)") }
+        return kiB / 1024
+    }
+}
