@@ -8,7 +8,7 @@ enum IdleMemory {
     }
 
     /// Starts the server, reads its RSS once idle, signs in `logins` times at once, waits, reads again.
-    static func measure(logins: Int, client: (String) -> LoadClient) async throws -> (afterStart: Double, afterLogins: Double) {
+    static func measure(logins: Int) async throws -> (afterStart: Double, afterLogins: Double) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -25,7 +25,7 @@ enum IdleMemory {
         }
         try await Task.sleep(for: .seconds(2))
         let afterStart = try rss(of: process.processIdentifier)
-        let demo = client(String(line[range]))
+        let demo = LoadClient(base: String(line[range]))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<logins { group.addTask { _ = try await demo.loginDemo() } }
             try await group.waitForAll()

@@ -37,12 +37,12 @@ struct AttemptLimiter: Sendable {
         if address.count > policy.addressLimit {
             waits.append(("address_limit", address.windowStart.addingTimeInterval(policy.addressWindow).timeIntervalSince(now)))
         }
-        if let streak = try await throttles.counter(attempt.streakKey),
-           now.timeIntervalSince(streak.windowStart) < policy.streakMemory {
+        let counters = try await throttles.counters([attempt.streakKey, attempt.accountKey])
+        if let streak = counters[attempt.streakKey], now.timeIntervalSince(streak.windowStart) < policy.streakMemory {
             let until = streak.lastHit.addingTimeInterval(policy.backoff(afterFailures: streak.count))
             if until > now { waits.append(("backoff", until.timeIntervalSince(now))) }
         }
-        if attempt.device == nil, let hourly = try await throttles.counter(attempt.accountKey),
+        if attempt.device == nil, let hourly = counters[attempt.accountKey],
            now.timeIntervalSince(hourly.windowStart) < 3600, hourly.count >= policy.accountFailuresPerHour {
             waits.append(("account_limit", hourly.windowStart.addingTimeInterval(3600).timeIntervalSince(now)))
         }
@@ -80,8 +80,7 @@ struct AttemptLimiter: Sendable {
 
     /// Clears the streak of the source that just signed in, and returns a new device token.
     func recordSuccess(_ attempt: Attempt, now: Date) async throws -> String {
-        if try await throttles.counter(attempt.streakKey) != nil {
-            try await throttles.clear(attempt.streakKey)
+        if try await throttles.clear(attempt.streakKey) {
             logger.info("Sign-in back-off cleared", metadata: ["account.ref": "\(attempt.account)"])
         }
         return keys.deviceToken(for: attempt.account, expires: now.addingTimeInterval(policy.deviceTokenLifetime))

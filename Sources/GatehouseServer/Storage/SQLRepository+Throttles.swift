@@ -3,6 +3,7 @@ import SQLKit
 
 extension SQLRepository: ThrottleRepository {
     struct CounterRow: Decodable {
+        var key: String?
         var startedAt: Int64
         var count: Int64
         var lastAt: Int64
@@ -31,13 +32,18 @@ extension SQLRepository: ThrottleRepository {
         return row.counter
     }
 
-    public func counter(_ key: String) async throws -> ThrottleCounter? {
-        try await database.select().columns("started_at", "count", "last_at").from("throttles").where("key", .equal, key)
-            .first(decoding: CounterRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.counter
+    public func counters(_ keys: [String]) async throws -> [String: ThrottleCounter] {
+        let rows = try await database.select().columns("key", "started_at", "count", "last_at").from("throttles")
+            .where("key", .in, keys)
+            .all(decoding: CounterRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+        return Dictionary(rows.compactMap { row in row.key.map { ($0, row.counter) } }, uniquingKeysWith: { first, _ in first })
     }
 
-    public func clear(_ key: String) async throws {
-        try await write { try await database.delete(from: "throttles").where("key", .equal, key).run() }
+    @discardableResult
+    public func clear(_ key: String) async throws -> Bool {
+        try await write {
+            !(try await database.delete(from: "throttles").where("key", .equal, key).returning("key").all()).isEmpty
+        }
     }
 
     public func purge(before date: Date) async throws -> Int {

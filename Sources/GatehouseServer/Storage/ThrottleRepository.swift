@@ -7,10 +7,11 @@ import Foundation
 public protocol ThrottleRepository: Sendable {
     /// Counts one event; a window older than `window` seconds starts over at 1.
     func hit(_ key: String, window: TimeInterval, at: Date) async throws -> ThrottleCounter
-    /// The counter's state, without counting; `nil` if it never counted or was cleared.
-    func counter(_ key: String) async throws -> ThrottleCounter?
-    /// Forgets a counter (a successful sign-in clears its failure streak).
-    func clear(_ key: String) async throws
+    /// The states of the counters that exist among `keys`, without counting, in one read.
+    func counters(_ keys: [String]) async throws -> [String: ThrottleCounter]
+    /// Forgets a counter (a successful sign-in clears its failure streak); returns whether it existed.
+    @discardableResult
+    func clear(_ key: String) async throws -> Bool
     /// Removes counters not hit since `before`; returns how many.
     func purge(before: Date) async throws -> Int
 }
