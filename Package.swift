@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "GatehouseServer", targets: ["GatehouseServer"]),
         .library(name: "GatehouseClient", targets: ["GatehouseClient"]),
         .executable(name: "gatehouse", targets: ["gatehouse"]),
+        .executable(name: "gatehouse-server", targets: ["gatehouse-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
@@ -61,12 +62,30 @@ let package = Package(
             ],
             resources: [.copy("Web/Resources")]
         ),
+        .target(
+            name: "GatehouseCommands",
+            dependencies: [
+                "GatehouseServer",
+                "LoginCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "gatehouse",
             dependencies: [
                 "GatehouseClient",
+                "GatehouseCommands",
                 "GatehouseServer",
                 "LoginCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "gatehouse-server",
+            dependencies: [
+                "GatehouseCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

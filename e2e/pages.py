@@ -67,7 +67,7 @@ def sign_in(driver, server, email, password):
     submit(driver)
 
 
-def logins_in_log(server, outcome="Login succeeded"):
+def logins_in_log(server, outcome="Sign-in succeeded"):
     return server.log.count(outcome)
 
 

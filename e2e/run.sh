@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv
 swift build --product gatehouse
+swift build --product gatehouse-server
 # One venv for the browser suite and the third-party clients; reinstalled when the pins change.
 if [ ! -x .venv/bin/pytest ] || ! cmp -s e2e/requirements.txt .venv/requirements.txt; then
   [ -x .venv/bin/python ] || python3 -m venv .venv

@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 
 def test_S003_invalid_email_on_submit_shows_inline_error_and_sends_nothing(browser, server003):
     driver = open_login(browser(), server003)
-    before = logins_in_log(server003, "Login ")
+    before = logins_in_log(server003, "Sign-in ")
     type_into(driver, "email", "notanemail")
     type_into(driver, "password", "anything")
     assert el(driver, "submit").is_enabled(), "validate-on-submit keeps the button enabled"
@@ -16,7 +16,7 @@ def test_S003_invalid_email_on_submit_shows_inline_error_and_sends_nothing(brows
     assert error_text(driver, "email") == "Please enter a valid email address"
     assert driver.switch_to.active_element == el(driver, "email")
     time.sleep(0.3)
-    assert logins_in_log(server003, "Login ") == before, "no request was made"
+    assert logins_in_log(server003, "Sign-in ") == before, "no request was made"
 
 
 def test_S003_incorrect_credentials_show_plain_language_message(browser, server003):

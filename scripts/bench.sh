@@ -5,10 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh dbus gnome-keyring
 swift build -c release --product gatehouse-bench
+swift build -c release --product gatehouse
+swift build -c release --product gatehouse-server
 # Inside a keyring session, so the Secret Service store is timed too.
 ./scripts/with-keyring.sh .build/release/gatehouse-bench "${1:-8}"
 # The login page in Chromium: its weight and its first contentful paint.
 ./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv
 [ -x .venv/bin/python ] || { python3 -m venv .venv && .venv/bin/pip install -q -r e2e/requirements.txt; }
-swift build -c release --product gatehouse
 GATEHOUSE_BIN="$PWD/.build/release/gatehouse" .venv/bin/python e2e/measure_page.py

@@ -1,36 +1,26 @@
 import ArgumentParser
 import Foundation
+import GatehouseCommands
 
-/// The `gatehouse` command: run the auth server and manage its accounts.
+/// The `gatehouse` command: run the auth server, manage its accounts, sign in from a terminal.
 @main
 struct Gatehouse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatehouse",
-        abstract: "Gatehouse: email and password sign-in for Swift apps.",
-        subcommands: [Serve.self, Users.self, Login.self, WhoAmI.self, Status.self, Logout.self]
+        abstract: "Gatehouse: sign-in for Swift apps.",
+        subcommands: [ServeCommand.self, Users.self, Login.self, WhoAmI.self, Status.self, Logout.self]
     )
 
     /// Runs the command; a bad argument or a failed operation prints one line and exits non-zero.
+    ///
+    /// `serve` hands over to `gatehouse-server` when it is installed beside this binary: the
+    /// server then runs without the terminal login's HTTP client stack mapped into it.
     static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            let code = exitCode(for: error)
-            guard code != .success else {
-                print(fullMessage(for: error))
-                Foundation.exit(code.rawValue)
-            }
-            // An ExitCode was thrown after its message was already printed.
-            if !(error is ExitCode) {
-                let message = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
-                FileHandle.standardError.write(Data("gatehouse: \(message)\n".utf8))
-            }
-            Foundation.exit(code.rawValue)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "serve", !arguments.contains("--help"), !arguments.contains("-h"),
+           let server = ServerBinary.sibling {
+            ServerBinary.exec(server, arguments: Array(arguments.dropFirst()))
         }
+        await runAsTool(named: "gatehouse")
     }
 }

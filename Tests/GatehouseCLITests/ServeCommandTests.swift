@@ -36,6 +36,9 @@ import FoundationNetworking
         let demo = try Self.startDemo(in: try CLIProcess.temporaryDirectory())
         defer { if demo.process.isRunning { demo.process.terminate() } }
         #expect(demo.output.contains("Demo account: user@example.com / password123"))
+        // `serve` handed the process over to gatehouse-server, built beside gatehouse.
+        let running = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(demo.process.processIdentifier)/exe")
+        #expect(running.hasSuffix("/gatehouse-server"))
 
         let (data, http) = try await Self.demoLogin(at: demo.url)
         #expect(http.statusCode == 200)

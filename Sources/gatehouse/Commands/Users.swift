@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GatehouseCommands
 import GatehouseServer
 import LoginCore
 

@@ -2,7 +2,9 @@ import ArgumentParser
 import GatehouseServer
 
 /// `serve`'s options for sign-in limits, trusted proxies and the hashing queue.
-struct AbuseOptions: ParsableArguments {
+public struct AbuseOptions: ParsableArguments {
+    public init() {}
+
     @Option(name: .customLong("trusted-proxy"), help: "A proxy (address or CIDR range) whose X-Forwarded-For is believed; repeatable.")
     var trustedProxies: [String] = []
 
@@ -21,7 +23,7 @@ struct AbuseOptions: ParsableArguments {
     @Option(help: "Password checks that may wait for a hashing thread before sign-ins get 503 (default 64).")
     var hashQueue: Int = HashingLimits().queueDepth
 
-    func validate() throws {
+    public func validate() throws {
         guard addressLimit > 0, addressWindow > 0, backoffAfter > 0, accountFailuresPerHour > 0, hashQueue > 0 else {
             throw ValidationError("limits must be positive numbers")
         }

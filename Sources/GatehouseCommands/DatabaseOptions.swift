@@ -3,16 +3,18 @@ import GatehouseServer
 import Logging
 
 /// The `--database` option every command that touches accounts shares.
-struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: "The SQLite database file.")
-    var database: String = "gatehouse.sqlite"
+public struct DatabaseOptions: ParsableArguments {
+    public init() {}
 
-    func validate() throws {
+    @Option(name: .long, help: "The SQLite database file.")
+    public var database: String = "gatehouse.sqlite"
+
+    public func validate() throws {
         if database.isEmpty { throw ValidationError("--database must not be empty") }
     }
 
     /// Opens the database, migrates it, runs `body` with an administration over it, and closes it.
-    func withAdministration<T>(_ body: (UserAdministration) async throws -> T) async throws -> T {
+    public func withAdministration<T>(_ body: (UserAdministration) async throws -> T) async throws -> T {
         let database = try await SQLiteDatabase(path: database, logger: Logger(label: "gatehouse"))
         let repository = SQLRepository(database: database.sql)
         do {

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import GatehouseServer
+import Hummingbird
+import Logging
+import LoginCore
+
+/// `gatehouse serve`: runs the auth server.
+///
+/// The same command is the whole of `gatehouse-server`, a binary that holds the server and no
+/// HTTP client stack; `gatehouse serve` hands over to it when it is installed beside `gatehouse`.
+public struct ServeCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the auth server.")
+
+    public init() {}
+
+    static let demoEmail = "user@example.com"
+    static let demoPassword = "password123"
+
+    @Option(help: "The address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port: Int = 8080
+
+    @OptionGroup var storage: DatabaseOptions
+
+    @Option(help: "An app configuration (examples/…/gatehouse.json): the login screen's rules and copy.")
+    var config: String?
+
+    @Option(help: "Serve the Supabase Auth subset under /auth/v1 for clients sending this anon key (overrides the config's backend.anonKey).")
+    var anonKey: String?
+
+    @Option(help: "Seconds an access token lives (seed 000: 900).")
+    var accessTokenLifetime: Int = 15 * 60
+
+    @Option(help: "Seconds a session lives from sign-in, however often it refreshes (seed 000: 7 days).")
+    var sessionLifetime: Int = 7 * 24 * 3600
+
+    @Option(help: "Seconds a rotated refresh token still yields its successor; reuse after that ends the session.")
+    var refreshGrace: Int = 10
+
+    @OptionGroup var abuse: AbuseOptions
+
+    @Flag(help: "Ensure the demo account user@example.com / password123 exists.")
+    var demo = false
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    public func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+        guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+        guard accessTokenLifetime > 0, sessionLifetime > 0 else { throw ValidationError("lifetimes must be positive numbers of seconds") }
+        guard refreshGrace >= 0 else { throw ValidationError("--refresh-grace must be 0 or more seconds") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
+        if let anonKey, anonKey.isEmpty { throw ValidationError("--anon-key must not be empty") }
+        if let config {
+            guard FileManager.default.fileExists(atPath: config) else { throw ValidationError("--config \(config): no such file") }
+            do {
+                _ = try AppConfiguration.load(from: URL(fileURLWithPath: config))
+            } catch {
+                throw ValidationError("--config \(config): \(error)")
+            }
+        }
+    }
+
+    public func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        if demo { try await ensureDemoAccount() }
+        var configuration = GatehouseConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.databasePath = storage.database
+        configuration.accessTokenLifetime = accessTokenLifetime
+        configuration.refreshTokenLifetime = sessionLifetime
+        configuration.refreshReuseGrace = refreshGrace
+        try abuse.apply(to: &configuration)
+        if let config {
+            let app = try AppConfiguration.load(from: URL(fileURLWithPath: config))
+            configuration.login = app.login
+            configuration.supabaseAnonKey = app.backend.anonKey
+        }
+        if let anonKey { configuration.supabaseAnonKey = anonKey }
+        let demo = demo
+        let host = host
+        let supabase = configuration.supabaseAnonKey != nil
+        let app = try await buildApplication(configuration, logger: Logger(label: "gatehouse")) { boundPort in
+            Self.announce(url: "http://\(host):\(boundPort)", demo: demo, supabase: supabase)
+        }
+        try await app.runService()
+    }
+
+    private func ensureDemoAccount() async throws {
+        try await storage.withAdministration { admin in
+            if try await admin.list().contains(where: { $0.email == Self.demoEmail }) {
+                try await admin.setPassword(Self.demoPassword, email: Self.demoEmail)
+                try await admin.setLocked(false, email: Self.demoEmail)
+            } else {
+                try await admin.create(email: Self.demoEmail, name: "Demo User", password: Self.demoPassword)
+            }
+        }
+    }
+
+    private static func announce(url: String, demo: Bool, supabase: Bool) {
+        var lines = ["Gatehouse is listening on \(url)", "GraphQL: \(url)/graphql", "OpenAPI: \(url)/openapi.yaml"]
+        if supabase { lines.append("Supabase Auth: \(url)/auth/v1 (clients send the anon key as apikey)") }
+        if demo {
+            lines += [
+                "Demo account: \(demoEmail) / \(demoPassword)",
+                "Try: curl -s -X POST \(url)/api/auth/login -H 'Content-Type: application/json' "
+                    + "-d '{\"email\":\"\(demoEmail)\",\"password\":\"\(demoPassword)\"}'",
+            ]
+        }
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}
