@@ -14,27 +14,27 @@ import Testing
         let state = try CLIProcess.temporaryDirectory()
         let environment = ["GATEHOUSE_SERVER": server.url.absoluteString, "XDG_STATE_HOME": state.path]
         let config = ["--config", Self.root.appendingPathComponent("examples/\(example)/gatehouse.json").path]
-        let wrong = try await CLIProcess.runDetached(["login", "--email", "user@example.com", "--password-stdin"] + config,
+        let wrong = try await CLIProcess.run(["login", "--email", "user@example.com", "--password-stdin"] + config,
                                        input: "wrong-password\n", environment: environment, in: state)
         #expect(wrong.status != 0)
         #expect((wrong.stdout + wrong.stderr).contains(example == "001-projects" ? "Invalid email or password" : "Incorrect email or password. Please try again."))
-        let login = try await CLIProcess.runDetached(["login", "--email", "user@example.com", "--password-stdin"] + config,
+        let login = try await CLIProcess.run(["login", "--email", "user@example.com", "--password-stdin"] + config,
                                        input: "password123\n", environment: environment, in: state)
         #expect(login.status == 0 && login.stdout == "Signed in as Demo User <user@example.com>\n", "\(login.stderr)")
-        #expect(try await CLIProcess.runDetached(["whoami"] + config, environment: environment, in: state).stdout == "Demo User <user@example.com>\n")
-        #expect(try await CLIProcess.runDetached(["logout"] + config, environment: environment, in: state).status == 0)
-        #expect(try await CLIProcess.runDetached(["whoami"] + config, environment: environment, in: state).status != 0)
+        #expect(try await CLIProcess.run(["whoami"] + config, environment: environment, in: state).stdout == "Demo User <user@example.com>\n")
+        #expect(try await CLIProcess.run(["logout"] + config, environment: environment, in: state).status == 0)
+        #expect(try await CLIProcess.run(["whoami"] + config, environment: environment, in: state).status != 0)
         await server.stop()
     }
 
     @Test func usersCreateTakesFirstAndLastNames() async throws {
         let state = try CLIProcess.temporaryDirectory()
         let database = ["--database", state.appendingPathComponent("g.sqlite").path]
-        let create = try await CLIProcess.runDetached(["users", "create", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace",
+        let create = try await CLIProcess.run(["users", "create", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace",
                                          "--password-stdin"] + database, input: "analytical\n", in: state)
         #expect(create.status == 0, "\(create.stderr)")
-        #expect(try await CLIProcess.runDetached(["users", "list"] + database, in: state).stdout.contains("ada@example.com\tAda Lovelace"))
-        let both = try await CLIProcess.runDetached(["users", "create", "--email", "b@example.com", "--name", "B", "--first-name", "B"] + database, in: state)
+        #expect(try await CLIProcess.run(["users", "list"] + database, in: state).stdout.contains("ada@example.com\tAda Lovelace"))
+        let both = try await CLIProcess.run(["users", "create", "--email", "b@example.com", "--name", "B", "--first-name", "B"] + database, in: state)
         #expect(both.status == 64 && both.stderr.split(separator: "\n").count == 1)
     }
 }

@@ -15,8 +15,20 @@ struct CLIProcess {
         return tests.deletingLastPathComponent().appendingPathComponent("gatehouse")
     }
 
-    /// Runs `gatehouse` with `arguments` and `input` on stdin, in `directory`, and waits for it.
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:], in directory: URL) throws -> Result {
+    /// Runs `gatehouse` with `arguments` and `input` on stdin, in `directory`, and waits for it
+    /// on a Dispatch thread: a test never blocks the cooperative pool, which the in-process
+    /// servers of other tests need (this machine has two cores, so the pool has two threads).
+    static func run(
+        _ arguments: [String], input: String = "", environment: [String: String] = [:], in directory: URL
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, input: input, environment: environment, in: directory) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], input: String, environment: [String: String], in directory: URL) throws -> Result {
         let process = Process()
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.executableURL = binary
@@ -37,18 +49,6 @@ struct CLIProcess {
             stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self)
         )
-    }
-
-    /// Like ``run(_:input:environment:in:)``, but waits on a Dispatch thread, so a test whose
-    /// server runs in this process never blocks the cooperative threads that server needs.
-    static func runDetached(
-        _ arguments: [String], input: String = "", environment: [String: String] = [:], in directory: URL
-    ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try run(arguments, input: input, environment: environment, in: directory) })
-            }
-        }
     }
 
     /// A fresh temporary folder.

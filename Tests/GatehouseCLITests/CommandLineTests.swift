@@ -11,15 +11,15 @@ import Testing
         (["users", "create", "--email", "a@b.co", "--name", "A", "--password", "secret123"], "gatehouse: Unknown option '--password'"),
         (["frobnicate"], "gatehouse: Unexpected argument 'frobnicate'"),
     ])
-    func badArgumentsPrintOneLineAndExitNonZero(arguments: [String], message: String) throws {
-        let result = try CLIProcess.run(arguments, in: try CLIProcess.temporaryDirectory())
+    func badArgumentsPrintOneLineAndExitNonZero(arguments: [String], message: String) async throws {
+        let result = try await CLIProcess.run(arguments, in: try CLIProcess.temporaryDirectory())
         #expect(result.status != 0)
         #expect(result.stderr == message + "\n")
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func promptWithoutTerminalAsksForPasswordStdin() throws {
-        let result = try CLIProcess.run(["users", "create", "--email", "a@b.co", "--name", "A"], in: try CLIProcess.temporaryDirectory())
+    @Test func promptWithoutTerminalAsksForPasswordStdin() async throws {
+        let result = try await CLIProcess.run(["users", "create", "--email", "a@b.co", "--name", "A"], in: try CLIProcess.temporaryDirectory())
         #expect(result.status != 0)
         #expect(result.stderr == "gatehouse: no terminal to prompt for the password; pipe it with --password-stdin\n")
     }

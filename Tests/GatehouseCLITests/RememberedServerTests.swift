@@ -14,20 +14,20 @@ import Testing
     @Test func whoamiInANewShellTalksToTheServerOfTheLastLogin() async throws {
         let server = try await LoopbackServer.start(users: [(SessionCommandTests.email, "Demo User", SessionCommandTests.password)])
         let folder = try CLIProcess.temporaryDirectory()
-        let login = try await CLIProcess.runDetached(
+        let login = try await CLIProcess.run(
             ["login", "--server", server.url.absoluteString, "--email", SessionCommandTests.email, "--password-stdin"],
             input: SessionCommandTests.password, environment: Self.environment(folder), in: folder
         )
         #expect(login.status == 0)
-        let whoami = try await CLIProcess.runDetached(["whoami"], environment: Self.environment(folder), in: folder)
+        let whoami = try await CLIProcess.run(["whoami"], environment: Self.environment(folder), in: folder)
         #expect(whoami.stdout == "Demo User <user@example.com>\n")
-        let status = try await CLIProcess.runDetached(["status"], environment: Self.environment(folder), in: folder)
+        let status = try await CLIProcess.run(["status"], environment: Self.environment(folder), in: folder)
         #expect(status.stdout.hasPrefix("server: \(server.url.absoluteString)\n"))
         // --server still overrides: no session was ever made with that server.
-        let other = try await CLIProcess.runDetached(["whoami", "--server", "http://127.0.0.1:9"], environment: Self.environment(folder), in: folder)
+        let other = try await CLIProcess.run(["whoami", "--server", "http://127.0.0.1:9"], environment: Self.environment(folder), in: folder)
         #expect(other.status == 1)
         #expect(other.stderr == "gatehouse: not signed in; run `gatehouse login`\n")
-        let logout = try await CLIProcess.runDetached(["logout"], environment: Self.environment(folder), in: folder)
+        let logout = try await CLIProcess.run(["logout"], environment: Self.environment(folder), in: folder)
         #expect(logout.stdout == "Signed out\n")
         await server.stop()
     }
@@ -38,9 +38,9 @@ import Testing
         }
         let folder = try CLIProcess.temporaryDirectory()
         let arguments = ["login", "--server", server.url.absoluteString, "--email", SessionCommandTests.email, "--password-stdin"]
-        let first = try await CLIProcess.runDetached(arguments, input: SessionCommandTests.password, environment: Self.environment(folder), in: folder)
+        let first = try await CLIProcess.run(arguments, input: SessionCommandTests.password, environment: Self.environment(folder), in: folder)
         #expect(first.status == 0)
-        let second = try await CLIProcess.runDetached(arguments, input: SessionCommandTests.password, environment: Self.environment(folder), in: folder)
+        let second = try await CLIProcess.run(arguments, input: SessionCommandTests.password, environment: Self.environment(folder), in: folder)
         #expect(second.status == 1)
         #expect(second.stderr.contains("✗ Too many attempts. Please try again in 300 seconds.\n✗ Try again in 5:00\n"))
         await server.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -13,7 +14,7 @@ import FoundationNetworking
     }
 
     /// Starts `serve --demo` on a free port and waits for its announcement.
-    static func startDemo(in directory: URL) throws -> Demo {
+    static func startDemo(in directory: URL) async throws -> Demo {
         let process = Process()
         process.executableURL = CLIProcess.binary
         process.arguments = ["serve", "--demo", "--port", "0", "--database", "demo.sqlite", "--log-level", "warning"]
@@ -21,19 +22,26 @@ import FoundationNetworking
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        var output = ""
-        let deadline = Date().addingTimeInterval(60)
-        while !output.contains("Try: "), Date() < deadline, process.isRunning {
-            output += String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
+        let collected = Mutex("")
+        stdout.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
+        try process.run()
+        // Polled without blocking a thread of the cooperative pool, which other tests' servers need.
+        let deadline = Date().addingTimeInterval(60)
+        while !collected.withLock({ $0.contains("Try: ") }), Date() < deadline, process.isRunning {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        stdout.fileHandleForReading.readabilityHandler = nil
+        let output = collected.withLock { $0 }
         let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("Gatehouse is listening on ") })
         let url = try #require(URL(string: String(line.dropFirst("Gatehouse is listening on ".count))))
         return Demo(process: process, url: url, output: output)
     }
 
     @Test func demoServerAcceptsTheDemoLoginOverLoopback() async throws {
-        let demo = try Self.startDemo(in: try CLIProcess.temporaryDirectory())
+        let demo = try await Self.startDemo(in: try CLIProcess.temporaryDirectory())
         defer { if demo.process.isRunning { demo.process.terminate() } }
         #expect(demo.output.contains("Demo account: user@example.com / password123"))
         // `serve` handed the process over to gatehouse-server, built beside gatehouse.
@@ -63,20 +71,20 @@ import FoundationNetworking
 
     @Test func demoAccountSurvivesRestartsAndIsRepairedIfChanged() async throws {
         let directory = try CLIProcess.temporaryDirectory()
-        let first = try Self.startDemo(in: directory)
+        let first = try await Self.startDemo(in: directory)
         first.process.terminate()
         first.process.waitUntilExit()
-        let changed = try CLIProcess.run(
+        let changed = try await CLIProcess.run(
             ["users", "set-password", "--email", "user@example.com", "--database", "demo.sqlite", "--password-stdin"],
             input: "changed-password", in: directory
         )
         #expect(changed.status == 0)
-        let second = try Self.startDemo(in: directory)
+        let second = try await Self.startDemo(in: directory)
         let (_, http) = try await Self.demoLogin(at: second.url)
         #expect(http.statusCode == 200, "the demo password works again")
         second.process.terminate()
         second.process.waitUntilExit()
-        let list = try CLIProcess.run(["users", "list", "--database", "demo.sqlite"], in: directory)
+        let list = try await CLIProcess.run(["users", "list", "--database", "demo.sqlite"], in: directory)
         #expect(list.stdout.components(separatedBy: "user@example.com").count == 2, "exactly one demo account")
     }
 }

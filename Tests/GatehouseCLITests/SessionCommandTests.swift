@@ -22,24 +22,24 @@ import Testing
         let state = try CLIProcess.temporaryDirectory()
         let environment = Self.environment(server, state: state)
         let terminal = try TerminalSession([CLIProcess.binary.path, "login"], environment: environment)
-        #expect(terminal.expect("Email: "))
+        #expect(await terminal.expect("Email: "))
         terminal.type(Self.email)
-        #expect(terminal.expect("Password: "))
+        #expect(await terminal.expect("Password: "))
         terminal.type(Self.password)
-        #expect(terminal.expect("Signed in as Demo User <user@example.com>"))
-        #expect(terminal.finish() == 0)
+        #expect(await terminal.expect("Signed in as Demo User <user@example.com>"))
+        #expect(await terminal.finish() == 0)
         #expect(!terminal.screen.contains(Self.password), "the password is never echoed")
 
-        let whoami = try CLIProcess.run(["whoami"], environment: environment, in: state)
+        let whoami = try await CLIProcess.run(["whoami"], environment: environment, in: state)
         #expect(whoami.stdout == "Demo User <user@example.com>\n")
-        let status = try CLIProcess.run(["status"], environment: environment, in: state)
+        let status = try await CLIProcess.run(["status"], environment: environment, in: state)
         #expect(status.stdout.contains("user: Demo User <user@example.com>"))
         #expect(status.stdout.contains("session: validated"))
         if ProcessInfo.processInfo.environment["GATEHOUSE_REQUIRE_KEYRING"] == "1" {
             #expect(status.stdout.contains("store: secret-service"))
         }
-        #expect(try CLIProcess.run(["logout"], environment: environment, in: state).stdout == "Signed out\n")
-        let after = try CLIProcess.run(["whoami"], environment: environment, in: state)
+        #expect(try await CLIProcess.run(["logout"], environment: environment, in: state).stdout == "Signed out\n")
+        let after = try await CLIProcess.run(["whoami"], environment: environment, in: state)
         #expect(after.status == 1)
         #expect(after.stderr == "gatehouse: not signed in; run `gatehouse login`\n")
         await server.stop()
@@ -49,21 +49,21 @@ import Testing
         let server = try await Self.server()
         let state = try CLIProcess.temporaryDirectory()
         let terminal = try TerminalSession([CLIProcess.binary.path, "login"], environment: Self.environment(server, state: state))
-        #expect(terminal.expect("Email: "))
+        #expect(await terminal.expect("Email: "))
         terminal.type("notanemail")
-        #expect(terminal.expect("✗ Please enter a valid email"))
-        #expect(terminal.expect("Email: "))
+        #expect(await terminal.expect("✗ Please enter a valid email"))
+        #expect(await terminal.expect("Email: "))
         terminal.type(Self.email)
-        #expect(terminal.expect("Password: "))
+        #expect(await terminal.expect("Password: "))
         terminal.type("short")
-        #expect(terminal.expect("✗ Password must be at least 8 characters"))
-        #expect(terminal.expect("Password: "))
+        #expect(await terminal.expect("✗ Password must be at least 8 characters"))
+        #expect(await terminal.expect("Password: "))
         terminal.type("wrong-password")
-        #expect(terminal.expect("✗ Invalid email or password"))
-        #expect(terminal.expect("Password: "))
+        #expect(await terminal.expect("✗ Invalid email or password"))
+        #expect(await terminal.expect("Password: "))
         terminal.type(Self.password)
-        #expect(terminal.expect("Signed in as Demo User"))
-        #expect(terminal.finish() == 0)
+        #expect(await terminal.expect("Signed in as Demo User"))
+        #expect(await terminal.finish() == 0)
         await server.stop()
     }
 
@@ -72,7 +72,7 @@ import Testing
         let state = try CLIProcess.temporaryDirectory()
         var environment = Self.environment(server, state: state)
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
-        let login = try CLIProcess.run(
+        let login = try await CLIProcess.run(
             ["login", "--email", Self.email, "--password-stdin"], input: Self.password, environment: environment, in: state
         )
         #expect(login.status == 0)
@@ -80,7 +80,7 @@ import Testing
         #expect(login.stderr.contains("warning: No keyring is reachable; the session is kept in \(file.path) (mode 0600)"))
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
-        #expect(try CLIProcess.run(["whoami"], environment: environment, in: state).stdout == "Demo User <user@example.com>\n")
+        #expect(try await CLIProcess.run(["whoami"], environment: environment, in: state).stdout == "Demo User <user@example.com>\n")
         await server.stop()
     }
 
@@ -88,26 +88,26 @@ import Testing
         let server = try await Self.server()
         let state = try CLIProcess.temporaryDirectory()
         let environment = Self.environment(server, state: state)
-        _ = try CLIProcess.run(["login", "--email", Self.email, "--password-stdin"], input: Self.password, environment: environment, in: state)
+        _ = try await CLIProcess.run(["login", "--email", Self.email, "--password-stdin"], input: Self.password, environment: environment, in: state)
         let otherState = try CLIProcess.temporaryDirectory()
         var other = Self.environment(server, state: otherState)
         other["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
-        _ = try CLIProcess.run(["login", "--email", Self.email, "--password-stdin"], input: Self.password, environment: other, in: otherState)
+        _ = try await CLIProcess.run(["login", "--email", Self.email, "--password-stdin"], input: Self.password, environment: other, in: otherState)
 
-        #expect(try CLIProcess.run(["logout", "--others"], environment: environment, in: state).stdout == "Signed out every other device\n")
-        #expect(try CLIProcess.run(["whoami"], environment: environment, in: state).status == 0)
-        let ended = try CLIProcess.run(["whoami"], environment: other, in: otherState)
+        #expect(try await CLIProcess.run(["logout", "--others"], environment: environment, in: state).stdout == "Signed out every other device\n")
+        #expect(try await CLIProcess.run(["whoami"], environment: environment, in: state).status == 0)
+        let ended = try await CLIProcess.run(["whoami"], environment: other, in: otherState)
         #expect(ended.status == 1)
         await server.stop()
     }
 
-    @Test func badSessionArgumentsAreOneLine() throws {
+    @Test func badSessionArgumentsAreOneLine() async throws {
         let directory = try CLIProcess.temporaryDirectory()
-        let insecure = try CLIProcess.run(["whoami", "--server", "http://example.com"], in: directory)
+        let insecure = try await CLIProcess.run(["whoami", "--server", "http://example.com"], in: directory)
         #expect(insecure.stderr == "gatehouse: http://example.com must use https (plain http is allowed only on loopback)\n")
-        let both = try CLIProcess.run(["logout", "--all", "--others"], in: directory)
+        let both = try await CLIProcess.run(["logout", "--all", "--others"], in: directory)
         #expect(both.stderr == "gatehouse: --all and --others cannot be used together\n")
-        let stdinWithoutEmail = try CLIProcess.run(["login", "--password-stdin"], in: directory)
+        let stdinWithoutEmail = try await CLIProcess.run(["login", "--password-stdin"], in: directory)
         #expect(stdinWithoutEmail.stderr == "gatehouse: --password-stdin needs --email\n")
     }
 }

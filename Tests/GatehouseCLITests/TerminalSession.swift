@@ -33,7 +33,7 @@ final class TerminalSession: Sendable {
     /// Waits until `text` appears after what earlier calls matched, and consumes it, as
     /// pexpect does; false after 30 s.
     @discardableResult
-    func expect(_ text: String) -> Bool {
+    func expect(_ text: String) async -> Bool {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let screen = screen
@@ -42,7 +42,7 @@ final class TerminalSession: Sendable {
                 cursor.withLock { $0 = screen.distance(from: screen.startIndex, to: range.upperBound) }
                 return true
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return false
     }
@@ -52,10 +52,10 @@ final class TerminalSession: Sendable {
         input.fileHandleForWriting.write(Data((line + "\r").utf8))
     }
 
-    /// Waits for the command to end and returns its status.
-    func finish() -> Int32 {
-        process.waitUntilExit()
-        Thread.sleep(forTimeInterval: 0.05)
+    /// Waits for the command to end, without blocking a thread, and returns its status.
+    func finish() async -> Int32 {
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        try? await Task.sleep(for: .milliseconds(50))
         return process.terminationStatus
     }
 }

@@ -6,11 +6,15 @@ import ServiceLifecycle
 
 /// An SQLite file opened for Gatehouse: WAL journal, foreign keys on, a busy timeout.
 ///
-/// One connection serves the whole process; SQLite serialises writers anyway, and every
-/// statement runs on the NIO thread pool, never on an event loop. As a `Service` it closes the
-/// connection when the application shuts down.
+/// One connection serves the whole process; SQLite serialises writers anyway. Every statement
+/// runs on the connection's own thread, never on an event loop and never on a pool shared with
+/// other connections: a statement waiting for another connection's write lock (SQLite's busy
+/// timeout sleeps in place) then holds up only its own connection, never the one it waits for.
+/// As a `Service` it closes the connection when the application shuts down.
 public final class SQLiteDatabase: Service, Sendable {
     let connection: SQLiteConnection
+    /// The connection's own thread.
+    let thread: NIOThreadPool
     /// The SQLKit view of the connection.
     public let sql: any SQLDatabase
 
@@ -21,16 +25,26 @@ public final class SQLiteDatabase: Service, Sendable {
             // Password hashes live here: owner-only, and SQLite gives -wal and -shm the same mode.
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
-        connection = try await SQLiteConnection.open(storage: storage, logger: logger)
+        thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        do {
+            connection = try await SQLiteConnection.open(
+                storage: storage, threadPool: thread, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()
+            )
+        } catch {
+            try? await thread.shutdownGracefully()
+            throw error
+        }
         sql = connection.sql()
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {
             try await sql.raw(SQLQueryString(pragma)).run()
         }
     }
 
-    /// Closes the connection.
+    /// Closes the connection and stops its thread.
     public func close() async throws {
         try await connection.close()
+        try await thread.shutdownGracefully()
     }
 
     public func run() async throws {
