@@ -19,6 +19,8 @@ struct AttemptLimiter: Sendable {
         let client: ClientInfo
         /// Set when the client showed a device token issued for this account.
         let device: String?
+        /// Whether this source had a failure streak when the attempt was admitted.
+        var hadStreak = false
 
         var streakKey: String { "fail:\(account):" + (device.map { "dev:\($0)" } ?? "ip:\(client.address)") }
         var accountKey: String { "acct:\(account)" }
@@ -31,13 +33,14 @@ struct AttemptLimiter: Sendable {
     ///   - now: the current time.
     func admit(_ identifier: String, from client: ClientInfo, now: Date) async throws -> Attempt {
         let account = keys.reference(for: identifier)
-        let attempt = Attempt(account: account, client: client, device: keys.device(in: client.deviceToken, for: account, now: now))
+        var attempt = Attempt(account: account, client: client, device: keys.device(in: client.deviceToken, for: account, now: now))
         var waits: [(String, TimeInterval)] = []
         let address = try await throttles.hit("addr:\(client.address)", window: policy.addressWindow, at: now)
         if address.count > policy.addressLimit {
             waits.append(("address_limit", address.windowStart.addingTimeInterval(policy.addressWindow).timeIntervalSince(now)))
         }
         let counters = try await throttles.counters([attempt.streakKey, attempt.accountKey])
+        attempt.hadStreak = counters[attempt.streakKey] != nil
         if let streak = counters[attempt.streakKey], now.timeIntervalSince(streak.windowStart) < policy.streakMemory {
             let until = streak.lastHit.addingTimeInterval(policy.backoff(afterFailures: streak.count))
             if until > now { waits.append(("backoff", until.timeIntervalSince(now))) }
@@ -80,7 +83,7 @@ struct AttemptLimiter: Sendable {
 
     /// Clears the streak of the source that just signed in, and returns a new device token.
     func recordSuccess(_ attempt: Attempt, now: Date) async throws -> String {
-        if try await throttles.clear(attempt.streakKey) {
+        if attempt.hadStreak, try await throttles.clear(attempt.streakKey) {
             logger.info("Sign-in back-off cleared", metadata: ["account.ref": "\(attempt.account)"])
         }
         return keys.deviceToken(for: attempt.account, expires: now.addingTimeInterval(policy.deviceTokenLifetime))

@@ -88,10 +88,10 @@ public struct AuthService: Sendable {
     private func verify(_ grant: Grant) async throws -> UserRecord? {
         switch grant {
         case .password(_, let password):
-            let user = try await users.user(email: grant.identifier)
-            let hash = if let user { try await users.passwordHash(userID: user.id) } else { String?.none }
+            let found = try await users.userAndPasswordHash(provider: .email, subject: grant.identifier)
+            let hash = found?.1
             let matches = try await hasher.verify(password, against: hash ?? dummyHash)
-            return matches && hash != nil ? user : nil
+            return matches && hash != nil ? found?.0 : nil
         }
     }
 

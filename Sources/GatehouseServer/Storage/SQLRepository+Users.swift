@@ -87,6 +87,25 @@ extension SQLRepository: UserRepository {
             """).first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record
     }
 
+    public func userAndPasswordHash(provider: IdentityProvider, subject: String) async throws -> (UserRecord, String?)? {
+        struct Row: Decodable {
+            let user: UserRow
+            let hash: String?
+            init(from decoder: any Decoder) throws {
+                user = try UserRow(from: decoder)
+                hash = try decoder.container(keyedBy: Key.self).decodeIfPresent(String.self, forKey: .hash)
+            }
+            enum Key: String, CodingKey { case hash }
+        }
+        let row = try await database.raw("""
+            SELECT u.*, e.subject AS email, p.hash AS hash FROM identities i JOIN users u ON u.id = i.user_id
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
+            LEFT JOIN password_credentials p ON p.user_id = u.id
+            WHERE i.provider = \(bind: provider.rawValue) AND i.subject = \(bind: subject)
+            """).first(decoding: Row.self, keyDecodingStrategy: .convertFromSnakeCase)
+        return row.map { ($0.user.record, $0.hash) }
+    }
+
     public func user(id: String) async throws -> UserRecord? {
         try await database.raw("""
             SELECT u.*, e.subject AS email FROM users u

@@ -11,6 +11,8 @@ public protocol UserRepository: Sendable {
     func identities(userID: String) async throws -> [IdentityRecord]
     /// The account's password hash; `nil` when it has no password.
     func passwordHash(userID: String) async throws -> String?
+    /// The account an identity belongs to and its password hash, in one read (sign-in).
+    func userAndPasswordHash(provider: IdentityProvider, subject: String) async throws -> (UserRecord, String?)?
     /// Sets the password and the instant that ends older sessions, in one transaction.
     func setPassword(userID: String, hash: String, at: Date) async throws
     func allUsers() async throws -> [UserRecord]
