@@ -6,7 +6,7 @@ import HummingbirdAuth
 /// A missing header leaves the request anonymous. A token that fails is not an error here:
 /// its reason is kept on the context, so a route that needs a principal reports it (expired,
 /// forged, session ended) while a route that does not (GraphQL's `login`) is unaffected.
-struct BearerAuthenticator: AuthenticatorMiddleware {
+struct BearerAuthenticator: RouterMiddleware {
     typealias Context = GatehouseRequestContext
     let service: AuthService
 
@@ -19,11 +19,6 @@ struct BearerAuthenticator: AuthenticatorMiddleware {
             context.authenticationFailure = error
         }
         return try await next(request, context)
-    }
-
-    func authenticate(request: Request, context: Context) async throws -> Principal? {
-        guard let bearer = request.headers.bearer else { return nil }
-        return try await service.authenticate(accessToken: bearer.token)
     }
 }
 

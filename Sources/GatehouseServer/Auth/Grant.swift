@@ -37,7 +37,4 @@ public struct ClientInfo: Sendable, Equatable {
         self.userAgent = userAgent
         self.deviceToken = deviceToken
     }
-
-    /// For calls that come from no network client (the CLI's own administration, tests).
-    public static let local = ClientInfo(address: "local")
 }

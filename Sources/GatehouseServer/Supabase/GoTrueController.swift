@@ -48,11 +48,11 @@ struct GoTrueController {
     }
 
     @Sendable func user(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        try JSONBody.response(GoTrueUser(try principal(context).user))
+        try JSONBody.response(GoTrueUser(try context.requirePrincipal().user))
     }
 
     @Sendable func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let principal = try principal(context)
+        let principal = try context.requirePrincipal()
         let name = request.uri.queryParameters["scope"].map(String.init) ?? LogoutScope.global.rawValue
         guard let scope = LogoutScope(rawValue: name) else {
             throw GoTrueError.validationFailed("Unsupported scope '\(name)'; use global, local or others")
@@ -66,9 +66,6 @@ struct GoTrueController {
         return try JSONBody.response(GoTrueSession(grant, record: record, now: service.now))
     }
 
-    private func principal(_ context: GatehouseRequestContext) throws -> Principal {
-        try context.requirePrincipal()
-    }
 }
 
 /// Refuses requests whose `apikey` header is not the configured anon key.

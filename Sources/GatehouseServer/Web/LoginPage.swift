@@ -37,9 +37,8 @@ struct LoginPage {
         let rules = configuration.rules
         let m = configuration.messages
         var messages: [String: String] = [:]
+        // Keys without values keep their placeholders: the page fills in `{time}` as it counts down.
         for key in MessageKey.allCases { messages[key.rawValue] = m.text(key) }
-        // The page fills these in itself as the countdown runs.
-        messages[MessageKey.retryCountdown.rawValue] = m[.retryCountdown]
         messages[MessageKey.passwordTooShort.rawValue] = m.text(.passwordTooShort, ["min": String(rules.passwordMinimumLength)])
         messages[MessageKey.passwordTooLong.rawValue] = m.text(.passwordTooLong, ["max": String(rules.passwordMaximumLength)])
         let object: [String: Any] = [
