@@ -94,7 +94,7 @@ import Testing
     @Test func oneRequestMayCallLoginOnlyOnce() async throws {
         let fixture = try await Fixture()
         try await fixture.test { client in
-            let aliased = (0..<50).map { "a\($0): login(data: {email: \"a@b.co\", password: \"x\"}) { token }" }.joined(separator: " ")
+            let aliased = (0..<5).map { "a\($0): login(data: {email: \"a@b.co\", password: \"x\"}) { token }" }.joined(separator: " ")
             let response = try await client.postJSON("/graphql", try Self.body("mutation { \(aliased) }"))
             #expect(try Self.firstError(response) == ("A request may call login or refresh only once", "GRAPHQL_VALIDATION_FAILED"))
         }

@@ -34,6 +34,8 @@ public struct GatehouseConfiguration: Sendable {
     public var abuse = AbusePolicy()
     /// Proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`); none by default.
     public var trustedProxies = TrustedProxies.none
+    /// How large, deep and costly a GraphQL document may be.
+    public var graphQL = GraphQLLimits()
     /// Threads and queue of the password hasher.
     public var hashing = HashingLimits()
     /// Whether to log each request's method, path and status.

@@ -1,3 +1,4 @@
+import GraphQL
 import Graphiti
 import GatehouseModel
 
@@ -52,5 +53,7 @@ struct GatehouseGraphQL: API {
                 }.description("Ends this session (local), every session (global) or every other one (others).")
             }
         }
+        let problems = validateSchema(schema: schema.schema)
+        guard problems.isEmpty else { throw problems[0] }
     }
 }

@@ -39,9 +39,7 @@ struct GraphQLController {
         let graphQLContext = GraphQLContext(service: service, request: context)
         let result: GraphQLResult
         do {
-            result = try await api.execute(
-                request: query, context: graphQLContext, validationRules: [SingleSignInRule.validate]
-            )
+            result = try await api.run(query, context: graphQLContext, limits: service.configuration.graphQL)
         } catch let error as GraphQLError {
             let firstLine = error.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? error.message
             result = GraphQLResult(errors: [GraphQLFailure.badRequest(firstLine, locations: error.locations)])
