@@ -40,9 +40,17 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a rotated refresh token still yields its successor; reuse after that ends the session.")
     var refreshGrace: Int = 10
 
+    @Option(help: "Seconds a web (browser) session lives from sign-in (default 12 hours).")
+    var webSessionLifetime: Int = GatehouseConfiguration().webSessionLifetime
+
+    @Option(help: "Seconds a web session may go unused before it ends (default 30 minutes).")
+    var webIdleTimeout: Int = GatehouseConfiguration().webSessionIdleTimeout
+
     @OptionGroup var abuse: AbuseOptions
 
-    @Flag(help: "Ensure the demo account user@example.com / password123 exists.")
+    @OptionGroup var connections: ConnectionOptions
+
+    @Flag(help: "Create the demo account user@example.com / password123 if it does not exist; an existing one is left as it is.")
     var demo = false
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
@@ -51,7 +59,7 @@ public struct ServeCommand: AsyncParsableCommand {
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
-        guard accessTokenLifetime > 0, sessionLifetime > 0 else { throw ValidationError("lifetimes must be positive numbers of seconds") }
+        guard accessTokenLifetime > 0, sessionLifetime > 0, webSessionLifetime > 0, webIdleTimeout > 0 else { throw ValidationError("lifetimes must be positive numbers of seconds") }
         guard refreshGrace >= 0 else { throw ValidationError("--refresh-grace must be 0 or more seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
         if let anonKey, anonKey.isEmpty { throw ValidationError("--anon-key must not be empty") }
@@ -80,7 +88,10 @@ public struct ServeCommand: AsyncParsableCommand {
         configuration.accessTokenLifetime = accessTokenLifetime
         configuration.refreshTokenLifetime = sessionLifetime
         configuration.refreshReuseGrace = refreshGrace
+        configuration.webSessionLifetime = webSessionLifetime
+        configuration.webSessionIdleTimeout = webIdleTimeout
         try abuse.apply(to: &configuration)
+        connections.apply(to: &configuration)
         if let config {
             let app = try AppConfiguration.load(from: URL(fileURLWithPath: config))
             configuration.login = app.login
@@ -89,21 +100,19 @@ public struct ServeCommand: AsyncParsableCommand {
         if let anonKey { configuration.supabaseAnonKey = anonKey }
         let demo = demo
         let host = host
+        let scheme = connections.scheme
         let supabase = configuration.supabaseAnonKey != nil
         let app = try await buildApplication(configuration, logger: Logger(label: "gatehouse")) { boundPort in
-            Self.announce(url: "http://\(host):\(boundPort)", demo: demo, supabase: supabase)
+            Self.announce(url: "\(scheme)://\(host):\(boundPort)", demo: demo, supabase: supabase)
         }
         try await app.runService()
     }
 
     private func ensureDemoAccount() async throws {
         try await storage.withAdministration { admin in
-            if try await admin.list().contains(where: { $0.email == Self.demoEmail }) {
-                try await admin.setPassword(Self.demoPassword, email: Self.demoEmail)
-                try await admin.setLocked(false, email: Self.demoEmail)
-            } else {
-                try await admin.create(email: Self.demoEmail, name: "Demo User", password: Self.demoPassword)
-            }
+            // Never reset: a changed password or a lock is the operator's (`users set-password`, `users unlock`).
+            guard try await !admin.list().contains(where: { $0.email == Self.demoEmail }) else { return }
+            try await admin.create(email: Self.demoEmail, name: "Demo User", password: Self.demoPassword)
         }
     }
 

@@ -1,4 +1,8 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import NIOCore
+import NIOSSL
 import Logging
 
 /// Builds the Gatehouse application: storage, keys, hashing and routes, ready to run.
@@ -26,12 +30,35 @@ public func buildApplication(
     }
     let app = Application(
         router: router,
+        server: try serverBuilder(configuration),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
         services: [database],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
     return app
+}
+
+/// HTTP/1, over TLS when configured, with the connection guards (see ``GuardedChannel``).
+func serverBuilder(_ configuration: GatehouseConfiguration) throws -> HTTPServerBuilder {
+    let limits = configuration.connections
+    let connections = ConnectionCount()
+    let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000)))
+    let tls = try configuration.tls.map(tlsConfiguration)
+    return HTTPServerBuilder { responder in
+        let plain = HTTP1Channel(responder: responder, configuration: http1)
+        guard let tls else { return GuardedChannel(base: plain, limits: limits, connections: connections) }
+        return GuardedChannel(base: try TLSChannel(plain, tlsConfiguration: tls), limits: limits, connections: connections)
+    }
+}
+
+/// A TLS 1.2+ server configuration from PEM files.
+func tlsConfiguration(_ files: TLSFiles) throws -> TLSConfiguration {
+    let chain = try NIOSSLCertificate.fromPEMFile(files.certificateChainPath).map { NIOSSLCertificateSource.certificate($0) }
+    let key = try NIOSSLPrivateKey(file: files.privateKeyPath, format: .pem)
+    var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+    tls.minimumTLSVersion = .tlsv12
+    return tls
 }
 
 /// Builds the router with every Gatehouse route, over any repository.
@@ -54,10 +81,10 @@ public func buildRouter(
         tokens: tokens, configuration: configuration, logger: logger
     )
     let router = Router(context: GatehouseRequestContext.self)
+    router.add(middleware: ClientMiddleware(trustedProxies: configuration.trustedProxies, servesTLS: configuration.tls != nil))
     router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: ClientMiddleware(trustedProxies: configuration.trustedProxies))
     if configuration.logRequests {
-        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: RequestLogMiddleware(level: .info))
     }
     router.add(middleware: JSONErrorMiddleware())
     AuthController(service: service).addRoutes(to: router)

@@ -9,6 +9,8 @@ import Hummingbird
 struct ClientMiddleware: RouterMiddleware {
     typealias Context = GatehouseRequestContext
     let trustedProxies: TrustedProxies
+    /// Whether this server terminates TLS itself.
+    let servesTLS: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -17,7 +19,14 @@ struct ClientMiddleware: RouterMiddleware {
             userAgent: request.headers[.userAgent].map { String($0.prefix(256)) },
             deviceToken: request.headers[.gatehouseDevice] ?? request.cookies[WebCookies.device]?.value
         )
+        context.overHTTPS = servesTLS || forwardedHTTPS(request, peer: context.peerAddress)
         return try await next(request, context)
+    }
+
+    /// Whether a trusted proxy says it received the request over HTTPS (`X-Forwarded-Proto`).
+    func forwardedHTTPS(_ request: Request, peer: String?) -> Bool {
+        guard let peer, trustedProxies.contains(peer), let proto = request.headers[.xForwardedProto] else { return false }
+        return proto.split(separator: ",").last?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
 
     func address(_ request: Request, peer: String?) -> String {
@@ -36,6 +45,7 @@ struct ClientMiddleware: RouterMiddleware {
 
 extension HTTPField.Name {
     static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+    static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
     /// A device token from an earlier sign-in, for API clients (the web uses a cookie).
     static let gatehouseDevice = HTTPField.Name("Gatehouse-Device")!
 }

@@ -21,6 +21,10 @@ public struct GatehouseConfiguration: Sendable {
     public var accessTokenLifetime: Int = 15 * 60
     /// Absolute session (refresh token) lifetime in seconds (seed 000 Q2: 7 days).
     public var refreshTokenLifetime: Int = 7 * 24 * 3600
+    /// Absolute lifetime of a web (browser) session in seconds.
+    public var webSessionLifetime: Int = 12 * 3600
+    /// Seconds a web session may go unused before it ends (OWASP: 15–30 minutes).
+    public var webSessionIdleTimeout: Int = 30 * 60
     /// Seconds after a rotation during which the old refresh token still yields its successor.
     public var refreshReuseGrace: Int = 10
     /// The cost of password hashes.
@@ -34,6 +38,11 @@ public struct GatehouseConfiguration: Sendable {
     public var abuse = AbusePolicy()
     /// Proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`); none by default.
     public var trustedProxies = TrustedProxies.none
+    /// Idle and header timeouts and the cap on open connections.
+    public var connections = ConnectionLimits()
+    /// A PEM certificate chain and key; when both are set the server speaks only HTTPS and
+    /// every response carries `Strict-Transport-Security`.
+    public var tls: TLSFiles?
     /// How large, deep and costly a GraphQL document may be.
     public var graphQL = GraphQLLimits()
     /// Threads and queue of the password hasher.
@@ -49,5 +58,16 @@ public struct GatehouseConfiguration: Sendable {
     var resolvedSigningKeyPath: String? {
         if let signingKeyPath { return signingKeyPath }
         return databasePath == ":memory:" ? nil : databasePath + ".signing-key.pem"
+    }
+}
+
+/// The PEM files `serve --tls-cert --tls-key` names.
+public struct TLSFiles: Sendable, Equatable {
+    public var certificateChainPath: String
+    public var privateKeyPath: String
+
+    public init(certificateChainPath: String, privateKeyPath: String) {
+        self.certificateChainPath = certificateChainPath
+        self.privateKeyPath = privateKeyPath
     }
 }

@@ -15,6 +15,8 @@ public struct GatehouseRequestContext: AuthRequestContext {
     let peerAddress: String?
     /// The client as the limits see it; set by ``ClientMiddleware``.
     var client: ClientInfo
+    /// Whether the client reached Gatehouse over HTTPS (directly, or through a trusted proxy).
+    var overHTTPS = false
 
     public init(source: Source) {
         coreContext = .init(source: source)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 
 /// Strict JSON request bodies and `no-store` JSON responses.
 ///
@@ -18,8 +19,18 @@ enum JSONBody {
     static func collect(_ request: Request, context: some RequestContext) async throws -> ByteBuffer {
         do {
             return try await request.body.collect(upTo: context.maxUploadSize)
-        } catch is NIOTooManyBytesError {
-            throw GatehouseError.invalidRequest("The request body must be at most \(context.maxUploadSize) bytes")
+        } catch {
+            throw bodyError(error, limit: context.maxUploadSize)
+        }
+    }
+
+    /// The domain error for a body that could not be read: too large (413) or malformed, such
+    /// as a broken chunked encoding (400, the client's fault, never logged as an error).
+    static func bodyError(_ error: any Error, limit: Int) -> any Error {
+        switch error {
+        case is NIOTooManyBytesError: GatehouseError.payloadTooLarge(limit: limit)
+        case is HTTPParserError: GatehouseError.invalidRequest("The request could not be parsed")
+        default: error
         }
     }
 
@@ -40,7 +51,12 @@ enum JSONBody {
     /// Like ``decode(_:from:context:)``, but an empty body is `nil` rather than an error.
     static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T? {
         var request = request
-        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        } catch {
+            throw Self.bodyError(error, limit: context.maxUploadSize)
+        }
         guard buffer.readableBytes > 0 else { return nil }
         return try await decode(type, from: request, context: context)
     }

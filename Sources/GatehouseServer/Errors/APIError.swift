@@ -54,6 +54,8 @@ extension APIError {
         switch error {
         case .invalidRequest(let message):
             self.init(.badRequest, code: ServerErrorCode.invalidRequest.rawValue, message: message)
+        case .payloadTooLarge(let limit):
+            self.init(.contentTooLarge, code: "payload_too_large", message: "The request body must be at most \(limit) bytes")
         case .invalidCredentials:
             self.init(.unauthorized, code: ServerErrorCode.invalidCredentials.rawValue, message: "Invalid email or password")
         case .accountLocked:

@@ -7,6 +7,8 @@
 public enum GatehouseError: Error, Equatable, Sendable {
     /// The request is malformed; the text names the field, never its value.
     case invalidRequest(String)
+    /// The request body is larger than the route accepts (bytes).
+    case payloadTooLarge(limit: Int)
     /// Wrong identifier or secret; the same for an unknown account (seed 000 C2).
     case invalidCredentials
     /// The account is locked; only said to a caller who proved the password.

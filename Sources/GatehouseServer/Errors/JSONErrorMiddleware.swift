@@ -14,7 +14,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError where !(error is HTTPError) {
             throw error
         } catch {
-            throw APIError.from(error, logger: context.logger)
+            // A body error a route did not read through JSONBody still gets its 413 or 400.
+            throw APIError.from(JSONBody.bodyError(error, limit: context.maxUploadSize), logger: context.logger)
         }
     }
 }
@@ -32,8 +33,6 @@ extension APIError {
             return error
         case let error as HTTPError:
             return APIError(error.status, code: code(for: error.status), message: error.body ?? error.status.reasonPhrase, headers: error.headers)
-        case is NIOTooManyBytesError:
-            return APIError(.invalidRequest("The request body is too large"))
         default:
             logger.error("Unexpected error", metadata: ["error.type": "\(type(of: error))"])
             return APIError(.internalServerError, code: "server_error", message: "Something went wrong. Please try again.")

@@ -28,6 +28,7 @@ enum GraphQLFailure {
     ) -> GraphQLError {
         let (code, message, retryAfter): (String, String, Int?) = switch error {
         case .invalidRequest(let message): ("BAD_USER_INPUT", message, nil)
+        case .payloadTooLarge(let limit): ("BAD_USER_INPUT", "The request body must be at most \(limit) bytes", nil)
         case .invalidCredentials: ("INVALID_CREDENTIALS", messages.text(.invalidCredentials), nil)
         case .accountLocked: ("ACCOUNT_LOCKED", messages.text(.accountLocked), nil)
         case .rateLimited(let seconds): ("RATE_LIMITED", messages.rateLimitedText(seconds: seconds), seconds)

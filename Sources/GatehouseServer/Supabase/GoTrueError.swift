@@ -52,6 +52,7 @@ extension GoTrueError {
     init(_ error: GatehouseError) {
         switch error {
         case .invalidRequest(let message): self = .validationFailed(message)
+        case .payloadTooLarge(let limit): self.init(.contentTooLarge, "request_too_large", "The request body must be at most \(limit) bytes")
         case .invalidCredentials: self = .invalidCredentials
         case .accountLocked: self.init(.badRequest, "user_banned", "User is banned")
         case .rateLimited(let seconds):
@@ -92,6 +93,7 @@ struct GoTrueErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as GatehouseError {
             throw GoTrueError(error)
         } catch {
+            if let bodyError = JSONBody.bodyError(error, limit: context.maxUploadSize) as? GatehouseError { throw GoTrueError(bodyError) }
             throw GoTrueError(APIError.from(error, logger: context.logger))
         }
     }
