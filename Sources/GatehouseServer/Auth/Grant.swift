@@ -1,3 +1,5 @@
+import GatehouseModel
+
 /// One way into an account: what a client presents to ``AuthService/signIn(_:from:)``.
 ///
 /// Every sign-in method is a case here with its verifier in ``AuthService``; none has a path
@@ -9,7 +11,7 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
     /// The identifier the grant claims, normalised; attempts are counted against it.
     var identifier: String {
         switch self {
-        case .password(let identifier, _): identifier.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        case .password(let identifier, _): EmailAddress.normalized(identifier)
         }
     }
 

@@ -37,11 +37,23 @@ public struct TokenIssuer: Sendable {
             iat: IssuedAtClaim(value: issuedAt),
             sid: sessionID
         )
-        return try await keys.sign(claims, kid: JWKIdentifier(string: signingKey.kid))
+        return ES256Signature.normalizedToken(try await keys.sign(claims, kid: JWKIdentifier(string: signingKey.kid)))
     }
 
     /// The claims of a token whose signature, issuer, audience and expiry are all valid at `now`.
+    ///
+    /// The header must name this server's key (`kid`) and ES256, and the signature must be in
+    /// low-S form (``ES256Signature``), so a token has one valid string.
     func verify(_ token: String, now: Date) async throws -> AccessTokenClaims {
+        guard let parsed = try? DefaultJWTParser().parse(Array(token.utf8), as: AccessTokenClaims.self) else {
+            throw GatehouseError.invalidToken("The access token is malformed or its signature is invalid")
+        }
+        guard parsed.header.kid == signingKey.kid, parsed.header.alg == "ES256" else {
+            throw GatehouseError.invalidToken("The access token was not signed with this service's key")
+        }
+        guard ES256Signature.isLowS(Array(parsed.signature)) else {
+            throw GatehouseError.invalidToken("The access token's signature is not in canonical (low-S) form")
+        }
         let claims: AccessTokenClaims
         do {
             claims = try await keys.verify(token, as: AccessTokenClaims.self)

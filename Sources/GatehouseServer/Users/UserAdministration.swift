@@ -38,12 +38,13 @@ public struct UserAdministration: Sendable {
     /// Adds an account and returns it.
     @discardableResult
     public func create(email: String, name: PersonName, password: String) async throws -> UserRecord {
-        if let issue = rules.validateEmail(email) {
+        // Normalised first, as sign-in does, so whatever is created can be signed in to.
+        let normalized = rules.normalizedEmail(email)
+        if let issue = rules.validateEmail(normalized) {
             throw AdministrationError.invalidEmail(issue.message(for: .email, in: MessageCatalogue()))
         }
         try check(password)
         let now = clock()
-        let normalized = rules.normalizedEmail(email)
         let user = UserRecord(email: normalized, name: name, createdAt: now)
         let identity = IdentityRecord(userID: user.id, provider: .email, subject: normalized, verifiedAt: now, createdAt: now)
         do {

@@ -50,9 +50,9 @@ public struct FieldRules: Equatable, Sendable, Codable {
         )
     }
 
-    /// The email as it is sent: surrounding whitespace trimmed, lower-cased (001 FR-011).
+    /// The email as it is sent: trimmed, NFKC and case-folded (001 FR-011; ``EmailAddress``).
     public func normalizedEmail(_ raw: String) -> String {
-        raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        EmailAddress.normalized(raw)
     }
 
     /// The issue with an email, or `nil` when it is acceptable.
