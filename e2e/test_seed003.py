@@ -89,7 +89,7 @@ def test_S003_remembers_the_user_when_the_app_is_reopened(browser, server003):
 
 
 def test_S003_expired_session_lands_on_login_with_message(browser):
-    server = Server("003-peer-mentor", extra=("--session-lifetime", "2"))
+    server = Server("003-peer-mentor", extra=("--web-session-lifetime", "2"))
     try:
         driver = browser()
         sign_in(driver, server, EMAIL, PASSWORD)

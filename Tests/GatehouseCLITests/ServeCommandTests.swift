@@ -69,9 +69,13 @@ import FoundationNetworking
         return (data, try #require(response as? HTTPURLResponse))
     }
 
-    @Test func demoAccountSurvivesRestartsAndIsRepairedIfChanged() async throws {
+    /// Issue 10, finding 7: `--demo` creates the account only when it is missing; a password
+    /// or a lock the operator set survives a restart.
+    @Test func F7_demoNeverResetsAnExistingDemoAccount() async throws {
         let directory = try CLIProcess.temporaryDirectory()
         let first = try await Self.startDemo(in: directory)
+        let (_, fresh) = try await Self.demoLogin(at: first.url)
+        #expect(fresh.statusCode == 200, "a new database gets the demo account")
         first.process.terminate()
         first.process.waitUntilExit()
         let changed = try await CLIProcess.run(
@@ -79,12 +83,15 @@ import FoundationNetworking
             input: "changed-password", in: directory
         )
         #expect(changed.status == 0)
+        let locked = try await CLIProcess.run(["users", "lock", "--email", "user@example.com", "--database", "demo.sqlite"], in: directory)
+        #expect(locked.status == 0)
         let second = try await Self.startDemo(in: directory)
         let (_, http) = try await Self.demoLogin(at: second.url)
-        #expect(http.statusCode == 200, "the demo password works again")
+        #expect(http.statusCode == 401, "the demo password was not reset")
         second.process.terminate()
         second.process.waitUntilExit()
         let list = try await CLIProcess.run(["users", "list", "--database", "demo.sqlite"], in: directory)
         #expect(list.stdout.components(separatedBy: "user@example.com").count == 2, "exactly one demo account")
+        #expect(list.stdout.contains("locked"), "the lock was kept: \(list.stdout)")
     }
 }

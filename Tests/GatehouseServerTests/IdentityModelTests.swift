@@ -107,11 +107,11 @@ import Testing
                 SessionRecord(id: id, userID: user.id, createdAt: now, expiresAt: now.addingTimeInterval(60))
             }
             let token = RefreshTokenRecord(tokenHash: "hash-1", sessionID: "s1", createdAt: now)
-            try await repository.createSession(session("s1"), firstToken: token)
+            try await repository.createSession(session("s1"), credential: .refreshToken(token))
             #expect(try await repository.session(id: "s1") != nil)
             // The same token hash again violates its primary key: the second session must not remain.
             await #expect(throws: (any Error).self) {
-                try await repository.createSession(session("s2"), firstToken: RefreshTokenRecord(tokenHash: "hash-1", sessionID: "s2", createdAt: now))
+                try await repository.createSession(session("s2"), credential: .refreshToken(RefreshTokenRecord(tokenHash: "hash-1", sessionID: "s2", createdAt: now)))
             }
             let found4 = try await repository.session(id: "s2")
             #expect(found4 == nil)

@@ -50,15 +50,3 @@ extension AuthService {
         logger.info("Logout", metadata: ["user.id": "\(principal.user.id)", "scope": "\(scope.rawValue)"])
     }
 }
-
-extension AuthService {
-    /// The user and session behind a web session cookie, if the session is still live.
-    ///
-    /// The cookie holds the session's refresh token, which the web screen never rotates.
-    func webPrincipal(sessionToken: String) async throws -> Principal? {
-        guard let record = try await sessions.refreshToken(hash: RefreshToken.hash(sessionToken)), record.rotatedAt == nil else {
-            return nil
-        }
-        return try await livePrincipal(sessionID: record.sessionID)
-    }
-}

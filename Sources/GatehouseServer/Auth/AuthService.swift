@@ -42,12 +42,25 @@ public struct AuthService: Sendable {
 
     var now: Date { configuration.clock() }
 
-    /// Signs in with any grant and opens a session.
+    /// Signs in with any grant and opens an API session (access and refresh token).
     /// - Parameters:
     ///   - grant: what the client presents.
     ///   - client: who presents it; its address and device token count against the limits.
     /// - Returns: the tokens, the user, and a device token for the client to keep.
     func signIn(_ grant: Grant, from client: ClientInfo) async throws -> SignIn {
+        let (user, device) = try await admit(grant, from: client)
+        let refresh = RefreshToken.generate()
+        let session = try await openSession(
+            for: user, method: grant.method, client: client, lifetime: configuration.refreshTokenLifetime
+        ) { session in
+            .refreshToken(RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: session.createdAt))
+        }
+        return SignIn(grant: try await self.grant(user: user, session: session, refreshToken: refresh), deviceToken: device)
+    }
+
+    /// The pipeline every sign-in shares: shape checks, limits, the grant's verifier, the lock.
+    /// - Returns: the account, and the device token the client should keep.
+    func admit(_ grant: Grant, from client: ClientInfo) async throws -> (UserRecord, deviceToken: String) {
         try check(grant)
         let attempt = try await limiter.admit(grant.identifier, from: client, now: now)
         guard let user = try await verify(grant) else {
@@ -64,8 +77,7 @@ public struct AuthService: Sendable {
             ])
             throw GatehouseError.accountLocked
         }
-        let device = try await limiter.recordSuccess(attempt, now: now)
-        return SignIn(grant: try await openSession(for: user, method: grant.method, client: client), deviceToken: device)
+        return (user, try await limiter.recordSuccess(attempt, now: now))
     }
 
     /// Refuses malformed grants before anything is counted or hashed.
@@ -95,21 +107,27 @@ public struct AuthService: Sendable {
         }
     }
 
-    /// Opens a session with its first refresh token, in one transaction: the one place sessions begin.
-    private func openSession(for user: UserRecord, method: String, client: ClientInfo) async throws -> TokenGrant {
+    /// Opens a session with its first credential, in one transaction: the one place sessions begin.
+    /// - Parameters:
+    ///   - lifetime: seconds until the session ends, however it is used.
+    ///   - credential: the refresh token or web session id that will hold the session.
+    func openSession(
+        for user: UserRecord, method: String, client: ClientInfo, lifetime: Int,
+        credential: (SessionRecord) -> SessionCredential
+    ) async throws -> SessionRecord {
         let start = now
         let session = SessionRecord(
             id: UUID().uuidString.lowercased(), userID: user.id, createdAt: start,
-            expiresAt: start.addingTimeInterval(TimeInterval(configuration.refreshTokenLifetime))
+            expiresAt: start.addingTimeInterval(TimeInterval(lifetime))
         )
-        let refresh = RefreshToken.generate()
-        try await sessions.createSession(
-            session, firstToken: RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: start)
-        )
+        let made = credential(session)
+        try await sessions.createSession(session, credential: made)
+        let kind = if case .webSession = made { "web" } else { "api" }
         logger.info("Sign-in succeeded", metadata: [
-            "user.id": "\(user.id)", "session.id": "\(session.id)", "method": "\(method)", "client.address": "\(client.address)",
+            "user.id": "\(user.id)", "session.id": "\(session.id)", "session.kind": "\(kind)", "method": "\(method)",
+            "client.address": "\(client.address)",
         ])
-        return try await grant(user: user, session: session, refreshToken: refresh)
+        return session
     }
 
     func grant(user: UserRecord, session: SessionRecord, refreshToken: String) async throws -> TokenGrant {

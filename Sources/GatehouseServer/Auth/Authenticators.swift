@@ -29,6 +29,6 @@ struct WebSessionAuthenticator: AuthenticatorMiddleware {
 
     func authenticate(request: Request, context: Context) async throws -> Principal? {
         guard let token = request.cookies[WebCookies.session]?.value, !token.isEmpty else { return nil }
-        return try await service.webPrincipal(sessionToken: token)
+        return try await service.webPrincipal(sessionID: token)
     }
 }

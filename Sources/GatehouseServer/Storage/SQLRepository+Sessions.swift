@@ -42,16 +42,20 @@ extension SQLRepository: SessionRepository {
         }
     }
 
-    public func createSession(_ session: SessionRecord, firstToken: RefreshTokenRecord) async throws {
+    public func createSession(_ session: SessionRecord, credential: SessionCredential) async throws {
         let row = SessionRow(
             id: session.id, userId: session.userID, createdAt: session.createdAt.milliseconds,
             expiresAt: session.expiresAt.milliseconds, revokedAt: session.revokedAt?.milliseconds,
             revokedReason: session.revokedReason
         )
-        let token = RefreshTokenRow(firstToken)
         try await transaction { db in
             try await db.insert(into: "sessions").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
-            try await db.insert(into: "refresh_tokens").model(token, keyEncodingStrategy: .convertToSnakeCase).run()
+            switch credential {
+            case .refreshToken(let token):
+                try await db.insert(into: "refresh_tokens").model(RefreshTokenRow(token), keyEncodingStrategy: .convertToSnakeCase).run()
+            case .webSession(let web):
+                try await db.insert(into: "web_sessions").model(WebSessionRow(web), keyEncodingStrategy: .convertToSnakeCase).run()
+            }
         }
     }
 

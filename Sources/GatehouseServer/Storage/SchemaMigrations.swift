@@ -14,7 +14,7 @@ struct SchemaMigrations {
     var steps: [Step] {
         [
             Self.createUsers, Self.createSessions, Self.createRefreshTokens, Self.splitNames,
-            Self.identities, Self.throttlesAndSecrets,
+            Self.identities, Self.throttlesAndSecrets, Self.webSessions,
         ]
     }
 

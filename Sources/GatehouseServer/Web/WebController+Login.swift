@@ -20,12 +20,13 @@ extension WebController {
         for case .authenticate(let credentials) in effects {
             do {
                 let grant = Grant.password(identifier: credentials.email, password: credentials.password)
-                let signIn = try await service.signIn(grant, from: context.client)
+                let previous = request.cookies[WebCookies.session]?.value
+                let signIn = try await service.signInToWeb(grant, from: context.client, replacing: previous)
                 var response = wantsJSON ? try JSONBody.response(["redirect": "/home"]) : Response.redirect(to: "/home", type: .normal)
                 // The cookie outlives the session by a day: the server refuses it once the session
                 // ends, but can still tell the user why (seed 003's expired-session message).
-                let maxAge = service.configuration.refreshTokenLifetime + 24 * 3600
-                response.setCookie(WebCookies.cookie(WebCookies.session, signIn.grant.refreshToken, maxAge: maxAge))
+                let maxAge = service.configuration.webSessionLifetime + 24 * 3600
+                response.setCookie(WebCookies.cookie(WebCookies.session, signIn.sessionID, maxAge: maxAge))
                 let deviceAge = Int(service.configuration.abuse.deviceTokenLifetime)
                 response.setCookie(WebCookies.cookie(WebCookies.device, signIn.deviceToken, maxAge: deviceAge))
                 return response

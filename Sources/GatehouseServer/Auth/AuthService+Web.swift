@@ -1,0 +1,60 @@
+import Crypto
+import Foundation
+
+extension AuthService {
+    /// Signs a browser in through the same pipeline as every grant, and opens a web session.
+    ///
+    /// The id is new at every sign-in; a web session the browser already held is ended, so an
+    /// id planted before sign-in (session fixation) is worth nothing after it.
+    /// - Parameters:
+    ///   - previousID: the web session id the browser presented, if any.
+    func signInToWeb(_ grant: Grant, from client: ClientInfo, replacing previousID: String?) async throws -> WebSignIn {
+        let (user, device) = try await admit(grant, from: client)
+        if let previousID, let previous = try await sessions.webSession(hash: WebSessionID.hash(previousID)) {
+            try await sessions.revokeSession(id: previous.sessionID, at: now, reason: "web_session_replaced")
+        }
+        let id = WebSessionID.generate()
+        _ = try await openSession(for: user, method: grant.method, client: client, lifetime: configuration.webSessionLifetime) { session in
+            .webSession(WebSessionRecord(
+                idHash: WebSessionID.hash(id), sessionID: session.id, createdAt: session.createdAt, lastSeenAt: session.createdAt
+            ))
+        }
+        return WebSignIn(sessionID: id, deviceToken: device)
+    }
+
+    /// The user and session behind a web session id, if it is live and was used recently.
+    ///
+    /// An id unused for longer than the idle timeout ends its session. Use is recorded at most
+    /// once a minute, so page views do not each cost a write.
+    func webPrincipal(sessionID: String) async throws -> Principal? {
+        let hash = WebSessionID.hash(sessionID)
+        guard let web = try await sessions.webSession(hash: hash) else { return nil }
+        let idle = now.timeIntervalSince(web.lastSeenAt)
+        guard idle < TimeInterval(configuration.webSessionIdleTimeout) else {
+            try await sessions.revokeSession(id: web.sessionID, at: now, reason: "idle_timeout")
+            return nil
+        }
+        guard let principal = try await livePrincipal(sessionID: web.sessionID) else { return nil }
+        if idle >= 60 { try await sessions.touchWebSession(hash: hash, at: now) }
+        return principal
+    }
+}
+
+/// A browser's successful sign-in: the web session id for its cookie and a device token.
+struct WebSignIn: Sendable {
+    let sessionID: String
+    let deviceToken: String
+}
+
+/// Web session ids: 256 random bits with a `ghw_` prefix, stored only as SHA-256 hashes.
+enum WebSessionID {
+    static let prefix = "ghw_"
+
+    static func generate() -> String {
+        prefix + SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded()
+    }
+
+    static func hash(_ id: String) -> String {
+        Data(SHA256.hash(data: Data(id.utf8))).base64URLEncoded()
+    }
+}

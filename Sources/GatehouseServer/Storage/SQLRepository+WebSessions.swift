@@ -1,0 +1,38 @@
+import Foundation
+import SQLKit
+
+extension SQLRepository {
+    struct WebSessionRow: Codable {
+        var idHash: String
+        var sessionId: String
+        var createdAt: Int64
+        var lastSeenAt: Int64
+
+        init(_ record: WebSessionRecord) {
+            idHash = record.idHash
+            sessionId = record.sessionID
+            createdAt = record.createdAt.milliseconds
+            lastSeenAt = record.lastSeenAt.milliseconds
+        }
+
+        var record: WebSessionRecord {
+            WebSessionRecord(
+                idHash: idHash, sessionID: sessionId, createdAt: Date(milliseconds: createdAt),
+                lastSeenAt: Date(milliseconds: lastSeenAt)
+            )
+        }
+    }
+
+    public func webSession(hash: String) async throws -> WebSessionRecord? {
+        try await database.select().column("*").from("web_sessions").where("id_hash", .equal, hash)
+            .first(decoding: WebSessionRow.self, keyDecodingStrategy: .convertFromSnakeCase)?
+            .record
+    }
+
+    public func touchWebSession(hash: String, at date: Date) async throws {
+        try await write {
+            try await database.update("web_sessions").set("last_seen_at", to: date.milliseconds)
+                .where("id_hash", .equal, hash).run()
+        }
+    }
+}
