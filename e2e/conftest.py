@@ -31,13 +31,19 @@ ROOMY_LIMITS = ("--address-limit", "100000", "--backoff-after", "100000", "--acc
 
 
 class Server:
-    """`gatehouse serve` on a free loopback port with a fresh SQLite file; stopped on close."""
+    """`gatehouse serve` on a free loopback port with a fresh SQLite file; stopped on close.
+
+    Every server ever started is kept in `instances`, so the session can check their logs."""
+
+    instances = []
 
     def __init__(self, config="000-generic", extra=(), limits=ROOMY_LIMITS):
         self.folder = tempfile.mkdtemp(prefix="gatehouse-e2e-")
         self.database = os.path.join(self.folder, "e2e.sqlite")
         self.port = free_port()
-        self.url = f"http://localhost:{self.port}"
+        scheme = "https" if "--tls-cert" in extra else "http"
+        self.url = f"{scheme}://localhost:{self.port}"
+        Server.instances.append(self)
         self.create_user(EMAIL, NAME, PASSWORD)
         config_path = ROOT / "examples" / config / "gatehouse.json"
         self.process = subprocess.Popen(
@@ -60,6 +66,19 @@ class Server:
     def close(self):
         self.process.terminate()
         self.process.wait(timeout=10)
+
+
+# What must never reach a log: the demo password, and any refresh token (ghr_), web session
+# id (ghw_) or JWT (eyJ…) — the suite sends all of them in bodies, headers and URLs.
+SECRET_MARKERS = (PASSWORD, "ghr_", "ghw_", "eyJ", "PLANTED")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def logs_hold_no_secrets():
+    """After the whole session, every server's log is searched for secrets."""
+    yield
+    leaks = [(server.folder, marker) for server in Server.instances for marker in SECRET_MARKERS if marker in server.log]
+    assert not leaks, f"secrets in server logs: {leaks}"
 
 
 @pytest.fixture(scope="session")
