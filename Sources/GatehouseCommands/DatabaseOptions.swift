@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GatehouseServer
 import Logging
 
@@ -6,25 +7,30 @@ import Logging
 public struct DatabaseOptions: ParsableArguments {
     public init() {}
 
-    @Option(name: .long, help: "The SQLite database file.")
-    public var database: String = "gatehouse.sqlite"
+    @Option(
+        name: .long,
+        help: "An SQLite file (or sqlite:PATH), or postgres://user:password@host:port/database; default $GATEHOUSE_DATABASE_URL, else gatehouse.sqlite."
+    )
+    public var database: String = ProcessInfo.processInfo.environment["GATEHOUSE_DATABASE_URL"] ?? "gatehouse.sqlite"
 
     public func validate() throws {
-        if database.isEmpty { throw ValidationError("--database must not be empty") }
+        _ = try location()
+    }
+
+    /// The parsed location; a bad value is a one-line usage error.
+    public func location() throws -> DatabaseLocation {
+        do {
+            return try DatabaseLocation(database)
+        } catch {
+            throw ValidationError("--database: \(error)")
+        }
     }
 
     /// Opens the database, migrates it, runs `body` with an administration over it, and closes it.
     public func withAdministration<T>(_ body: (UserAdministration) async throws -> T) async throws -> T {
-        let database = try await SQLiteDatabase(path: database, logger: Logger(label: "gatehouse"))
-        let repository = SQLRepository(database: database.sql)
-        do {
-            try await repository.migrate()
-            let result = try await body(UserAdministration(repository: repository))
-            try await database.close()
-            return result
-        } catch {
-            try? await database.close()
-            throw error
+        try await Storage.with(try location(), logger: Logger(label: "gatehouse")) { storage in
+            try await storage.repository.migrate()
+            return try await body(UserAdministration(repository: storage.repository))
         }
     }
 }

@@ -50,6 +50,11 @@ public struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var connections: ConnectionOptions
 
+    @OptionGroup var kek: KeyEncryptionOptions
+
+    @Flag(help: "Do not migrate the schema on start (a deploy step runs `gatehouse migrate`); refuse to start if it is not current.")
+    var noMigrate = false
+
     @Flag(help: "Create the demo account user@example.com / password123 if it does not exist; an existing one is left as it is.")
     var demo = false
 
@@ -85,6 +90,9 @@ public struct ServeCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.databasePath = storage.database
+        if case .postgres = try storage.location(), try kek.resolved() == nil {
+            throw ValidationError("--database postgres://… needs GATEHOUSE_KEY_ENCRYPTION_KEY or --key-encryption-key-file (`gatehouse keys new-kek` makes one)")
+        }
         configuration.accessTokenLifetime = accessTokenLifetime
         configuration.refreshTokenLifetime = sessionLifetime
         configuration.refreshReuseGrace = refreshGrace
@@ -92,6 +100,8 @@ public struct ServeCommand: AsyncParsableCommand {
         configuration.webSessionIdleTimeout = webIdleTimeout
         try abuse.apply(to: &configuration)
         connections.apply(to: &configuration)
+        configuration.keyEncryptionKey = try kek.resolved()
+        configuration.migrateOnStart = !noMigrate
         if let config {
             let app = try AppConfiguration.load(from: URL(fileURLWithPath: config))
             configuration.login = app.login

@@ -35,14 +35,15 @@ public final class LoopbackServer: Sendable {
         configuration.port = port
         configuration.logRequests = false
         configuration.hashing = .tests
+        configuration.keyEncryptionKey = TestDatabase.keyEncryptionKey
         configure(&configuration)
         if !users.isEmpty {
-            let database = try await SQLiteDatabase(path: path, logger: logger)
-            let repository = SQLRepository(database: database.sql)
-            try await repository.migrate()
-            let admin = UserAdministration(repository: repository, hasher: PasswordHasher(limits: .tests), clock: configuration.clock)
-            for user in users { try await admin.create(email: user.email, name: user.name, password: user.password) }
-            try await database.close()
+            let clock = configuration.clock
+            try await Storage.with(try DatabaseLocation(path), logger: logger) { storage in
+                try await storage.repository.migrate()
+                let admin = UserAdministration(repository: storage.repository, hasher: PasswordHasher(limits: .tests), clock: clock)
+                for user in users { try await admin.create(email: user.email, name: user.name, password: user.password) }
+            }
         }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = try await buildApplication(configuration, logger: logger) { continuation.yield($0) }

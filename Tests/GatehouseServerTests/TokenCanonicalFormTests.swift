@@ -19,6 +19,15 @@ import Testing
         func verify(using algorithm: some JWTAlgorithm) throws {}
     }
 
+    /// The private key the fixture's server signs with, read as another instance would.
+    static func signingKey(_ fixture: Fixture) async throws -> ES256PrivateKey {
+        let kek = try KeyEncryptionKey.resolve(fixture.keyEncryptionKey, location: try DatabaseLocation(fixture.databasePath))
+        return try await Storage.with(try DatabaseLocation(fixture.databasePath), logger: .init(label: "t")) { storage in
+            let record = try #require(try await storage.repository.activeSigningKeys().last)
+            return try SigningKey(record: record, kek: kek).privateKey
+        }
+    }
+
     static func signature(_ token: String) throws -> [UInt8] {
         Array(try #require(Data(base64URLEncoded: String(token.split(separator: ".")[2]))))
     }
@@ -27,7 +36,7 @@ import Testing
         let fixture = try await Fixture()
         try await fixture.test { client in
             let token = try await client.grant().accessToken
-            let key = try ES256PrivateKey(pem: String(contentsOfFile: fixture.databasePath + ".signing-key.pem", encoding: .utf8))
+            let key = try await Self.signingKey(fixture)
             let claims = try await JWTKeyCollection().unverified(token, as: Claims.self)
             let kid = try #require(TokenTests.segment(token, 0)["kid"] as? String)
 

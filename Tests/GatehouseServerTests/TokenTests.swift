@@ -52,7 +52,7 @@ import Testing
         }
     }
 
-    @Test func signingKeyIsPersistedWithOwnerOnlyPermissions() async throws {
+    @Test func signingKeysLiveSealedInTheDatabaseAndSurviveRestarts() async throws {
         let fixture = try await Fixture()
         let firstKid = try await fixture.test { client in
             try Self.segment(try await client.grant().accessToken, 0)["kid"] as? String
@@ -61,8 +61,13 @@ import Testing
             try Self.segment(try await client.grant().accessToken, 0)["kid"] as? String
         }
         #expect(firstKid != nil && firstKid == secondKid)
-        let attributes = try FileManager.default.attributesOfItem(atPath: fixture.databasePath + ".signing-key.pem")
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + ".signing-key.pem"), "no key file any more")
+        if fixture.keyEncryptionKey == nil {
+            let attributes = try FileManager.default.attributesOfItem(atPath: fixture.databasePath + ".kek")
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "the SQLite key-encryption key is owner-only")
+        }
+        let stored = try await fixture.storedText(["signing_keys"])
+        #expect(!stored.isEmpty && !stored.contains("PRIVATE KEY"), "the private key is stored sealed")
     }
 
     @Test func tokenFromAnotherAudienceIsRefused() async throws {

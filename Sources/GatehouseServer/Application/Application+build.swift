@@ -17,22 +17,26 @@ public func buildApplication(
     logger: Logger = Logger(label: "gatehouse"),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    let database = try await SQLiteDatabase(path: configuration.databasePath, logger: logger)
-    let repository = SQLRepository(database: database.sql)
+    let storage = try await Storage.open(try DatabaseLocation(configuration.databasePath), logger: logger)
+    let repository = storage.repository
     let router: Router<GatehouseRequestContext>
     do {
-        // Migrated before the routes are built: the services read server secrets from the schema.
-        try await repository.migrate()
+        // Migrated (or checked) before the routes are built: the services read server secrets from the schema.
+        if configuration.migrateOnStart {
+            try await repository.migrate()
+        } else {
+            try await repository.requireCurrentSchema()
+        }
         router = try await buildRouter(configuration, repository: repository, logger: logger)
     } catch {
-        try? await database.close()
+        try? await storage.close()
         throw error
     }
     let app = Application(
         router: router,
         server: try serverBuilder(configuration),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
-        services: [database],
+        services: [storage],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
@@ -68,13 +72,17 @@ func tlsConfiguration(_ files: TLSFiles) throws -> TLSConfiguration {
 ///   - logger: the services' logger.
 public func buildRouter(
     _ configuration: GatehouseConfiguration,
-    repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository,
+    repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository & SigningKeyRepository,
     logger: Logger
 ) async throws -> Router<GatehouseRequestContext> {
-    let signingKey = try configuration.resolvedSigningKeyPath.map(SigningKey.loadOrCreate(at:)) ?? SigningKey.ephemeral()
-    let tokens = await TokenIssuer(
-        signingKey: signingKey, issuer: configuration.issuer, audience: configuration.audience,
-        lifetime: configuration.accessTokenLifetime
+    let location = try DatabaseLocation(configuration.databasePath)
+    let keys = KeyRing(
+        repository: repository, kek: try KeyEncryptionKey.resolve(configuration.keyEncryptionKey, location: location),
+        refreshInterval: .milliseconds(Int64(configuration.signingKeyRefreshInterval * 1000))
+    )
+    try await keys.start(legacyKeyFile: configuration.legacySigningKeyPath, now: configuration.clock())
+    let tokens = TokenIssuer(
+        keys: keys, issuer: configuration.issuer, audience: configuration.audience, lifetime: configuration.accessTokenLifetime
     )
     let service = try await AuthService(
         repository: repository, hasher: PasswordHasher(parameters: configuration.argon2, pool: HashingPool.shared(configuration.hashing)),
@@ -94,7 +102,7 @@ public func buildRouter(
     }
     WebController(service: service, resources: try WebResources.load()).addRoutes(to: router)
     router.get("/.well-known/jwks.json") { _, _ in
-        try JSONBody.response(["keys": [signingKey.jwk]])
+        try JSONBody.response(try await keys.jwks())
     }
     router.get("/health") { _, _ in try JSONBody.response(["status": "ok"]) }
     return router

@@ -9,10 +9,15 @@ public struct GatehouseConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The port; 0 picks a free one (tests, benchmarks).
     public var port: Int = 8080
-    /// The SQLite file, or `":memory:"`.
+    /// The SQLite file, `":memory:"`, or a `postgres://` URL (see ``DatabaseLocation``).
     public var databasePath: String = "gatehouse.sqlite"
-    /// The ES256 key file; by default next to the database. Ignored for `":memory:"`.
-    public var signingKeyPath: String?
+    /// Whether `serve` applies pending migrations on start; off when a deploy step runs `gatehouse migrate`.
+    public var migrateOnStart = true
+    /// The key that seals signing keys in the database (32 bytes, base64). Required with
+    /// PostgreSQL; an SQLite server without one keeps it in a file beside the database.
+    public var keyEncryptionKey: String?
+    /// Seconds between re-reads of the shared signing keys.
+    public var signingKeyRefreshInterval: Double = 5
     /// The `iss` claim of access tokens.
     public var issuer: String = "gatehouse"
     /// The `aud` claim of access tokens.
@@ -54,10 +59,10 @@ public struct GatehouseConfiguration: Sendable {
 
     public init() {}
 
-    /// Where the signing key lives, or `nil` when it is kept only in memory.
-    var resolvedSigningKeyPath: String? {
-        if let signingKeyPath { return signingKeyPath }
-        return databasePath == ":memory:" ? nil : databasePath + ".signing-key.pem"
+    /// The key file an earlier release kept beside an SQLite database; imported on first start.
+    var legacySigningKeyPath: String? {
+        guard case .sqlite(let path)? = try? DatabaseLocation(databasePath), path != ":memory:" else { return nil }
+        return path + ".signing-key.pem"
     }
 }
 

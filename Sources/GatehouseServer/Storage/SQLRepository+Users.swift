@@ -62,15 +62,15 @@ extension SQLRepository: UserRepository {
         row.email = nil
         let userRow = row
         try await transaction { db in
-            for identity in identities {
-                let taken = try await db.select().column("user_id").from("identities")
-                    .where("provider", .equal, identity.provider.rawValue).where("subject", .equal, identity.subject)
-                    .first()
-                if taken != nil { throw RepositoryError.duplicateIdentity }
-            }
             try await db.insert(into: "users").model(userRow, keyEncodingStrategy: .convertToSnakeCase).run()
             for identity in identities {
-                try await db.insert(into: "identities").model(IdentityRow(identity), keyEncodingStrategy: .convertToSnakeCase).run()
+                // One statement, so two racing creates cannot both pass a check: the loser inserts
+                // nothing, and its whole transaction is rolled back (on both engines).
+                let inserted = try await db.insert(into: "identities")
+                    .model(IdentityRow(identity), keyEncodingStrategy: .convertToSnakeCase)
+                    .ignoringConflicts(with: ["provider", "subject"])
+                    .returning("user_id").all()
+                if inserted.isEmpty { throw RepositoryError.duplicateIdentity }
             }
             if let passwordHash {
                 try await db.insert(into: "password_credentials").columns("user_id", "hash", "updated_at")

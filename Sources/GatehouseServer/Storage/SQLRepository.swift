@@ -26,6 +26,13 @@ public struct SQLRepository: Sendable {
         try await SchemaMigrations(repository: self).run()
     }
 
+    /// Fails with ``RepositoryError/schemaOutOfDate`` unless every migration has been applied.
+    public func requireCurrentSchema() async throws {
+        let applied = (try? await SchemaMigrations.version(in: database)) ?? nil
+        let expected = SchemaMigrations(repository: self).steps.count
+        guard applied == expected else { throw RepositoryError.schemaOutOfDate(applied: applied ?? 0, expected: expected) }
+    }
+
     /// Runs `body` in one transaction: all of it is written, or none.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await write {

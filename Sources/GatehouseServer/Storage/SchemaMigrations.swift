@@ -4,8 +4,12 @@ import SQLKit
 /// The schema, as an ordered list of steps; the applied count lives in `gatehouse_schema`.
 ///
 /// Each step runs in its own transaction together with the version bump, so a crash leaves
-/// either the old schema or the new one.
-struct SchemaMigrations {
+/// either the old schema or the new one, and re-checks the version inside it, so a step is
+/// never applied twice. On PostgreSQL the whole run holds an advisory lock, so instances
+/// started together migrate one after the other; on SQLite `BEGIN IMMEDIATE` serialises them.
+struct SchemaMigrations: Sendable {
+    /// The advisory lock's key: "gatehouse" in ASCII, folded into 63 bits.
+    static let lockKey: Int64 = 0x6761_7465_686F_7573
     let repository: SQLRepository
     var database: any SQLDatabase { repository.database }
 
@@ -14,20 +18,35 @@ struct SchemaMigrations {
     var steps: [Step] {
         [
             Self.createUsers, Self.createSessions, Self.createRefreshTokens, Self.splitNames,
-            Self.identities, Self.throttlesAndSecrets, Self.webSessions,
+            Self.identities, Self.throttlesAndSecrets, Self.webSessions, Self.signingKeys,
         ]
     }
 
     func run() async throws {
-        try await database.create(table: "gatehouse_schema").ifNotExists()
-            .column("version", type: .bigint, .notNull)
-            .run()
-        let applied = try await Self.version(in: database)
-        if applied == nil {
-            try await database.insert(into: "gatehouse_schema").columns("version").values(SQLBind(0)).run()
+        guard database.dialect.name == "postgresql" else { return try await apply() }
+        try await database.withSession { session in
+            try await session.raw("SELECT pg_advisory_lock(\(bind: Self.lockKey))").run()
+            do {
+                try await apply()
+            } catch {
+                try? await session.raw("SELECT pg_advisory_unlock(\(bind: Self.lockKey))").run()
+                throw error
+            }
+            try await session.raw("SELECT pg_advisory_unlock(\(bind: Self.lockKey))").run()
+        }
+    }
+
+    private func apply() async throws {
+        let applied = try await repository.transaction { db in
+            try await db.create(table: "gatehouse_schema").ifNotExists()
+                .column("version", type: .bigint, .notNull)
+                .run()
+            if let version = try await Self.version(in: db) { return version }
+            try await db.insert(into: "gatehouse_schema").columns("version").values(SQLBind(0)).run()
+            return 0
         }
         let isSQLite = database.dialect.name == "sqlite"
-        for (index, step) in steps.enumerated() where index >= applied ?? 0 {
+        for (index, step) in steps.enumerated() where index >= applied {
             // SQLite can only switch foreign keys off outside a transaction; a table rebuild needs it.
             if isSQLite { try await database.raw("PRAGMA foreign_keys = OFF").run() }
             try await repository.transaction { db in

@@ -36,4 +36,18 @@ public enum RepositoryError: Error, Equatable {
     case noRow
     /// A server secret could not be read back after it was stored.
     case missingSecret(String)
+    /// `serve --no-migrate` found a schema older (or newer) than this build's.
+    case schemaOutOfDate(applied: Int, expected: Int)
+}
+
+extension RepositoryError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .duplicateIdentity: "an account with this identity already exists"
+        case .noRow: "the database returned no row"
+        case .missingSecret(let name): "the server secret \(name) could not be read back"
+        case .schemaOutOfDate(let applied, let expected):
+            "the database schema is at version \(applied) but this build needs \(expected); run `gatehouse migrate`"
+        }
+    }
 }

@@ -3,9 +3,7 @@ import JWTKit
 
 /// Signs and verifies access tokens (ES256 JWTs) against an injected clock.
 public struct TokenIssuer: Sendable {
-    let keys: JWTKeyCollection
-    /// The signing key; its public half is served as the JWKS.
-    public let signingKey: SigningKey
+    let keys: KeyRing
     let issuer: String
     let audience: String
     /// How long an access token lives, in seconds.
@@ -13,14 +11,12 @@ public struct TokenIssuer: Sendable {
 
     /// Creates an issuer.
     /// - Parameters:
-    ///   - signingKey: the ES256 key.
+    ///   - keys: the shared signing keys.
     ///   - issuer: the `iss` claim.
     ///   - audience: the `aud` claim; tokens for another audience are rejected.
     ///   - lifetime: seconds until `exp`.
-    public init(signingKey: SigningKey, issuer: String, audience: String, lifetime: Int) async {
-        keys = JWTKeyCollection()
-        await keys.add(ecdsa: signingKey.privateKey, kid: JWKIdentifier(string: signingKey.kid))
-        self.signingKey = signingKey
+    init(keys: KeyRing, issuer: String, audience: String, lifetime: Int) {
+        self.keys = keys
         self.issuer = issuer
         self.audience = audience
         self.lifetime = lifetime
@@ -37,18 +33,19 @@ public struct TokenIssuer: Sendable {
             iat: IssuedAtClaim(value: issuedAt),
             sid: sessionID
         )
-        return ES256Signature.normalizedToken(try await keys.sign(claims, kid: JWKIdentifier(string: signingKey.kid)))
+        let (collection, kid) = try await keys.signer()
+        return ES256Signature.normalizedToken(try await collection.sign(claims, kid: JWKIdentifier(string: kid)))
     }
 
     /// The claims of a token whose signature, issuer, audience and expiry are all valid at `now`.
     ///
-    /// The header must name this server's key (`kid`) and ES256, and the signature must be in
+    /// The header must name an active key (`kid`) and ES256, and the signature must be in
     /// low-S form (``ES256Signature``), so a token has one valid string.
     func verify(_ token: String, now: Date) async throws -> AccessTokenClaims {
         guard let parsed = try? DefaultJWTParser().parse(Array(token.utf8), as: AccessTokenClaims.self) else {
             throw GatehouseError.invalidToken("The access token is malformed or its signature is invalid")
         }
-        guard parsed.header.kid == signingKey.kid, parsed.header.alg == "ES256" else {
+        guard let kid = parsed.header.kid, parsed.header.alg == "ES256", let collection = try await keys.verifier(for: kid) else {
             throw GatehouseError.invalidToken("The access token was not signed with this service's key")
         }
         guard ES256Signature.isLowS(Array(parsed.signature)) else {
@@ -56,7 +53,7 @@ public struct TokenIssuer: Sendable {
         }
         let claims: AccessTokenClaims
         do {
-            claims = try await keys.verify(token, as: AccessTokenClaims.self)
+            claims = try await collection.verify(token, as: AccessTokenClaims.self)
         } catch {
             throw GatehouseError.invalidToken("The access token is malformed or its signature is invalid")
         }

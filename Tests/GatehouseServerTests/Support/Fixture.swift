@@ -1,5 +1,6 @@
 import Foundation
-import GatehouseServer
+@testable import GatehouseServer
+import SQLKit
 import GatehouseTestSupport
 import Hummingbird
 import HummingbirdTesting
@@ -16,7 +17,10 @@ struct Fixture {
 
     let directory: URL
     let clock = TestClock()
-    var databasePath: String { directory.appendingPathComponent("gatehouse.sqlite").path }
+    /// An SQLite file in ``directory``, or a fresh PostgreSQL database (``TestDatabase``).
+    let databasePath: String
+    /// Set on PostgreSQL, which has no file to keep one in; `nil` on SQLite.
+    var keyEncryptionKey: String? { TestDatabase.keyEncryptionKey }
 
     /// The cost of every hash this fixture makes: OWASP's by default. Suites that send hundreds
     /// of sign-ins to test the limiter use ``cheap``, so the parallel test process is not
@@ -30,12 +34,14 @@ struct Fixture {
         self.argon2 = argon2
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        databasePath = try await TestDatabase.make(sqliteFolder: directory)
         try await withAdministration { try await $0.create(email: Self.email, name: Self.name, password: Self.password) }
     }
 
     var configuration: GatehouseConfiguration {
         var configuration = GatehouseConfiguration()
         configuration.databasePath = databasePath
+        configuration.keyEncryptionKey = keyEncryptionKey
         configuration.port = 0
         configuration.logRequests = false
         // Tests run in parallel on one process's hashing threads: never refuse for load here.
@@ -49,17 +55,11 @@ struct Fixture {
     /// Runs `body` with an administration over a second connection to the same file, as the
     /// CLI would while the server runs.
     func withAdministration<T>(_ body: (UserAdministration) async throws -> T) async throws -> T {
-        let database = try await SQLiteDatabase(path: databasePath, logger: Logger(label: "test"))
-        let repository = SQLRepository(database: database.sql)
-        try await repository.migrate()
-        let clock = clock
-        do {
-            let result = try await body(UserAdministration(repository: repository, hasher: PasswordHasher(parameters: argon2, limits: Self.hashing), clock: { clock.now }))
-            try await database.close()
-            return result
-        } catch {
-            try? await database.close()
-            throw error
+        let clock = clock, argon2 = argon2
+        return try await Storage.with(try DatabaseLocation(databasePath), logger: Logger(label: "test")) { storage in
+            try await storage.repository.migrate()
+            let hasher = PasswordHasher(parameters: argon2, limits: Self.hashing)
+            return try await body(UserAdministration(repository: storage.repository, hasher: hasher, clock: { clock.now }))
         }
     }
 
@@ -77,5 +77,21 @@ struct Fixture {
         configure(&configuration)
         let app = try await buildApplication(configuration, logger: logger)
         return try await app.test(mode, test)
+    }
+
+    /// Every text value stored in `tables`, joined: what an attacker with a copy of the
+    /// database would read, on either engine.
+    func storedText(_ tables: [String] = ["users", "identities", "password_credentials", "sessions", "refresh_tokens", "web_sessions", "signing_keys", "server_secrets", "throttles"]) async throws -> String {
+        try await Storage.with(try DatabaseLocation(databasePath), logger: Logger(label: "test")) { storage in
+            var text = ""
+            for table in tables {
+                for row in try await storage.repository.database.select().column("*").from(table).all() {
+                    for column in row.allColumns {
+                        if let value = try? row.decode(column: column, as: String?.self) { text += (value ?? "") + "\n" }
+                    }
+                }
+            }
+            return text
+        }
     }
 }

@@ -1,0 +1,202 @@
+import Foundation
+import GatehouseModel
+@testable import GatehouseServer
+import GatehouseTestSupport
+import Logging
+import Testing
+
+/// The storage contract, run against SQLite and PostgreSQL alike: what every engine must do
+/// for accounts, sessions, refresh rotation, limits, web sessions, keys and migrations.
+@Suite struct RepositoryContractTests {
+    enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+
+        /// Both engines where a PostgreSQL server is given (always in `scripts/test.sh`).
+        static var available: [Engine] {
+            if TestDatabase.postgresServer != nil { return allCases }
+            precondition(ProcessInfo.processInfo.environment["GATEHOUSE_REQUIRE_POSTGRES"] == nil, "GATEHOUSE_TEST_POSTGRES_URL is required")
+            return [.sqlite]
+        }
+
+        /// A new, empty database on this engine.
+        func makeDatabase() async throws -> DatabaseLocation {
+            switch self {
+            case .sqlite:
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                return .sqlite(path: folder.appendingPathComponent("contract.sqlite").path)
+            case .postgres:
+                return .postgres(url: try await TestDatabase.makePostgres(on: TestDatabase.postgresServer ?? ""))
+            }
+        }
+    }
+
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Runs `body` with `instances` separate connections to one new, migrated database, as that
+    /// many server instances would have.
+    static func withDatabase(
+        _ engine: Engine, instances: Int = 1, _ body: ([SQLRepository]) async throws -> Void
+    ) async throws {
+        let location = try await engine.makeDatabase()
+        var opened: [Storage] = []
+        do {
+            for _ in 0..<instances { opened.append(try await Storage.open(location, logger: Logger(label: "contract"))) }
+            try await opened[0].repository.migrate()
+            try await body(opened.map(\.repository))
+        } catch {
+            for storage in opened { try? await storage.close() }
+            throw error
+        }
+        for storage in opened { try await storage.close() }
+    }
+
+    static func user(_ email: String) -> (UserRecord, [IdentityRecord]) {
+        let user = UserRecord(email: email, name: PersonName(full: "Ann Example"), createdAt: now)
+        return (user, [IdentityRecord(userID: user.id, provider: .email, subject: email, verifiedAt: now, createdAt: now)])
+    }
+
+    @Test(arguments: Engine.available)
+    func accountsAreFoundByIdentityAndAnIdentityIsNeverTakenTwice(engine: Engine) async throws {
+        try await Self.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            let (ann, identities) = Self.user("ann@example.com")
+            try await repository.createUser(ann, identities: identities, passwordHash: "hash")
+            let found = try await repository.userAndPasswordHash(provider: .email, subject: "ann@example.com")
+            #expect(found?.0.id == ann.id && found?.1 == "hash" && found?.0.email == "ann@example.com")
+            let (other, taken) = Self.user("ann@example.com")
+            await #expect(throws: RepositoryError.duplicateIdentity) {
+                try await repository.createUser(other, identities: taken, passwordHash: nil)
+            }
+            let value1 = try await repository.user(id: other.id)
+            #expect(value1 == nil, "the loser's account row was rolled back")
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func tenRacingCreatesOfOneEmailGiveOneAccountAndNineDuplicates(engine: Engine) async throws {
+        try await Self.withDatabase(engine, instances: 3) { repositories in
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        let (user, identities) = Self.user("race@example.com")
+                        do {
+                            try await repositories[index % 3].createUser(user, identities: identities, passwordHash: "h")
+                            return "created"
+                        } catch RepositoryError.duplicateIdentity {
+                            return "duplicate"
+                        } catch {
+                            return "unexpected: \(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == "created" }.count == 1, "\(outcomes)")
+            #expect(outcomes.filter { $0 == "duplicate" }.count == 9, "\(outcomes)")
+            let value2 = try await repositories[0].allUsers().count
+            #expect(value2 == 1)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func twentyConcurrentRotationsOfOneRefreshTokenHaveOneWinner(engine: Engine) async throws {
+        try await Self.withDatabase(engine, instances: 3) { repositories in
+            let (ann, identities) = Self.user("ann@example.com")
+            try await repositories[0].createUser(ann, identities: identities, passwordHash: nil)
+            let session = SessionRecord(id: "s1", userID: ann.id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(3600))
+            try await repositories[0].createSession(session, credential: .refreshToken(.init(tokenHash: "t1", sessionID: "s1", createdAt: Self.now)))
+            let winners = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<20 {
+                    group.addTask { (try? await repositories[index % 3].markRotated(hash: "t1", at: Self.now, sealedSuccessor: "s-\(index)")) ?? false }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(winners == 1)
+            let value3 = try await repositories[1].refreshToken(hash: "t1")?.rotatedAt
+            #expect(value3 != nil)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func sessionsWebSessionsAndRevocationAreSharedByInstances(engine: Engine) async throws {
+        try await Self.withDatabase(engine, instances: 2) { repositories in
+            let (ann, identities) = Self.user("ann@example.com")
+            try await repositories[0].createUser(ann, identities: identities, passwordHash: nil)
+            let web = SessionRecord(id: "w1", userID: ann.id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(3600))
+            let record = WebSessionRecord(idHash: "h1", sessionID: "w1", createdAt: Self.now, lastSeenAt: Self.now)
+            try await repositories[0].createSession(web, credential: .webSession(record))
+            let value4 = try await repositories[1].webSession(hash: "h1")
+            #expect(value4 == record)
+            try await repositories[1].touchWebSession(hash: "h1", at: Self.now.addingTimeInterval(60))
+            let value5 = try await repositories[0].webSession(hash: "h1")?.lastSeenAt
+            #expect(value5 == Self.now.addingTimeInterval(60))
+            let value6 = try await repositories[1].refreshToken(hash: "h1")
+            #expect(value6 == nil, "a web id is no refresh token")
+            let value7 = try await repositories[1].revokeSessions(userID: ann.id, keeping: nil, at: Self.now, reason: "test")
+            #expect(value7 == 1)
+            let value8 = try await repositories[0].session(id: "w1")?.revokedReason
+            #expect(value8 == "test")
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func limitsCountedOnAnyInstanceAreOneCount(engine: Engine) async throws {
+        try await Self.withDatabase(engine, instances: 3) { repositories in
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<30 {
+                    group.addTask { _ = try? await repositories[index % 3].hit("address:1.2.3.4", window: 300, at: Self.now) }
+                }
+            }
+            let value9 = try await repositories[2].counters(["address:1.2.3.4"])["address:1.2.3.4"]?.count
+            #expect(value9 == 30)
+            let shared = try await repositories[0].secret("hmac", orInsert: Data("first".utf8))
+            let value10 = try await repositories[1].secret("hmac", orInsert: Data("second".utf8))
+            #expect(value10 == shared)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func signingKeysAreSharedAndRetiredOnce(engine: Engine) async throws {
+        try await Self.withDatabase(engine, instances: 2) { repositories in
+            let old = SigningKeyRecord(kid: "old", sealedPrivateKey: "sealed-1", createdAt: Self.now)
+            let new = SigningKeyRecord(kid: "new", sealedPrivateKey: "sealed-2", createdAt: Self.now.addingTimeInterval(1))
+            try await repositories[0].insertSigningKey(new)
+            try await repositories[1].insertSigningKey(old)
+            try await repositories[1].insertSigningKey(old)
+            let value11 = try await repositories[0].activeSigningKeys().map(\.kid) == ["old", "new"]
+            #expect(value11, "oldest first, no duplicate")
+            let value12 = try await repositories[0].retireSigningKey(kid: "old", at: Self.now)
+            #expect(value12)
+            let value13 = try await repositories[1].retireSigningKey(kid: "old", at: Self.now)
+            #expect(value13 == false)
+            let value14 = try await repositories[1].activeSigningKeys().map(\.kid)
+            #expect(value14 == ["new"])
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func tenInstancesMigratingAnEmptyDatabaseAtOnceLeaveOneSchema(engine: Engine) async throws {
+        let location = try await engine.makeDatabase()
+        var opened: [Storage] = []
+        for _ in 0..<10 { opened.append(try await Storage.open(location, logger: Logger(label: "contract"))) }
+        let failures = await withTaskGroup(of: String?.self) { group in
+            for storage in opened {
+                group.addTask {
+                    do { try await storage.repository.migrate(); return nil } catch { return "\(error)" }
+                }
+            }
+            return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        let repository = opened[0].repository
+        let value15 = try await SchemaMigrations.version(in: repository.database)
+        #expect(value15 == SchemaMigrations(repository: repository).steps.count)
+        struct Count: Decodable { let n: Int }
+        let rows = try await repository.database.raw("SELECT COUNT(*) AS n FROM gatehouse_schema").first(decoding: Count.self)
+        #expect(rows?.n == 1, "one version row")
+        try await repository.requireCurrentSchema()
+        for storage in opened { try await storage.close() }
+    }
+}
