@@ -4,7 +4,9 @@
 # schemathesis). Installs what it needs; pytest arguments pass through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv
+# The scale-out tests need a private PostgreSQL; start one unless a caller already did.
+if [ -z "${GATEHOUSE_TEST_POSTGRES_URL:-}" ]; then exec ./scripts/with-postgres.sh "$0" "$@"; fi
+./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv nginx-light postgresql-client
 swift build --product gatehouse
 swift build --product gatehouse-server
 # One venv for the browser suite and the third-party clients; reinstalled when the pins change.

@@ -52,6 +52,9 @@ public struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var kek: KeyEncryptionOptions
 
+    @Option(help: "Seconds between re-reads of the shared signing keys (default 5).")
+    var signingKeyRefresh: Double = GatehouseConfiguration().signingKeyRefreshInterval
+
     @Flag(help: "Do not migrate the schema on start (a deploy step runs `gatehouse migrate`); refuse to start if it is not current.")
     var noMigrate = false
 
@@ -65,6 +68,7 @@ public struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
         guard accessTokenLifetime > 0, sessionLifetime > 0, webSessionLifetime > 0, webIdleTimeout > 0 else { throw ValidationError("lifetimes must be positive numbers of seconds") }
+        guard signingKeyRefresh > 0, signingKeyRefresh.isFinite else { throw ValidationError("--signing-key-refresh must be a positive number of seconds") }
         guard refreshGrace >= 0 else { throw ValidationError("--refresh-grace must be 0 or more seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
         if let anonKey, anonKey.isEmpty { throw ValidationError("--anon-key must not be empty") }
@@ -102,6 +106,7 @@ public struct ServeCommand: AsyncParsableCommand {
         connections.apply(to: &configuration)
         configuration.keyEncryptionKey = try kek.resolved()
         configuration.migrateOnStart = !noMigrate
+        configuration.signingKeyRefreshInterval = signingKeyRefresh
         if let config {
             let app = try AppConfiguration.load(from: URL(fileURLWithPath: config))
             configuration.login = app.login

@@ -16,10 +16,10 @@ extension Gatehouse {
 
 /// Runs `body` with the key administration of `--database`.
 private func withKeys<T>(
-    _ storage: DatabaseOptions, _ kek: KeyEncryptionOptions, _ body: (KeyAdministration) async throws -> T
+    _ storage: DatabaseOptions, _ kek: KeyEncryptionOptions?, _ body: (KeyAdministration) async throws -> T
 ) async throws -> T {
     let location = try storage.location()
-    let keyEncryptionKey = try kek.resolved()
+    let keyEncryptionKey = try kek?.resolved()
     return try await Storage.with(location, logger: Logger(label: "gatehouse")) { opened in
         try await opened.repository.migrate()
         return try await body(KeyAdministration(repository: opened.repository, keyEncryptionKey: keyEncryptionKey, location: location))
@@ -32,7 +32,7 @@ extension Gatehouse.Keys {
         @OptionGroup var storage: DatabaseOptions
 
         func run() async throws {
-            let keys = try await withKeys(storage, KeyEncryptionOptions()) { try await $0.list() }
+            let keys = try await withKeys(storage, nil) { try await $0.list() }
             let formatter = ISO8601DateFormatter()
             for (index, key) in keys.enumerated() {
                 print("\(key.kid)  \(formatter.string(from: key.createdAt))\(index == keys.count - 1 ? "  signing" : "")")
@@ -61,7 +61,7 @@ extension Gatehouse.Keys {
         @Flag(help: "Retire even though tokens it signed may still be live.") var force = false
 
         func run() async throws {
-            try await withKeys(storage, KeyEncryptionOptions()) {
+            try await withKeys(storage, nil) {
                 try await $0.retire(kid: kid, accessTokenLifetime: accessTokenLifetime, force: force)
             }
             print("Retired \(kid)")
