@@ -13,3 +13,4 @@ swift build -c release --product gatehouse-server
 ./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv
 [ -x .venv/bin/python ] || { python3 -m venv .venv && .venv/bin/pip install -q -r e2e/requirements.txt; }
 GATEHOUSE_BIN="$PWD/.build/release/gatehouse" .venv/bin/python e2e/measure_page.py
+./scripts/bench-scale.sh "${1:-8}"

@@ -14,7 +14,11 @@ import NIOCore
 @main
 struct Bench {
     static func main() async throws {
-        let seconds = Double(CommandLine.arguments.dropFirst().first ?? "") ?? 8
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "target", arguments.count == 3 {
+            return try await TargetBench.run(url: arguments[1], seconds: Double(arguments[2]) ?? 8)
+        }
+        let seconds = Double(arguments.first ?? "") ?? 8
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("gatehouse-bench: \(cores) cores, \(seconds) s per load phase")
 
