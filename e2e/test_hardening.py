@@ -80,7 +80,7 @@ def test_F1_the_exact_nested_payloads_are_refused_and_health_stays_fast():
 
 @pytest.fixture(scope="module")
 def strict():
-    server = Server(extra=("--idle-timeout", "1", "--header-timeout", "1", "--max-connections", "6"))
+    server = Server(extra=("--idle-timeout", "3", "--header-timeout", "1", "--max-connections", "6"))
     yield server
     server.close()
 
@@ -89,24 +89,26 @@ def test_F2_an_idle_socket_is_closed_by_the_server(strict):
     with socket.create_connection(("127.0.0.1", strict.port), timeout=10) as sock:
         start = time.monotonic()
         assert sock.recv(1) == b"", "the server closed the silent connection"
-        assert time.monotonic() - start < 8
+        assert 2 < time.monotonic() - start < 10, "after the 3 s idle timeout"
 
 
 def test_F2_headers_sent_too_slowly_are_cut_off(strict):
     with socket.create_connection(("127.0.0.1", strict.port), timeout=10) as sock:
+        start = time.monotonic()
         sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
         with pytest.raises((BrokenPipeError, ConnectionResetError)):
-            for _ in range(40):  # 0.3 s apart: never idle, but the head is never finished
+            for _ in range(40):  # 0.3 s apart, but the head is never finished
                 time.sleep(0.3)
                 sock.sendall(b"X-Slow: 1\r\n")
             pytest.fail("still open after 12 s")  # pragma: no cover
+        assert time.monotonic() - start < 2.8, "cut off by the 1 s header timeout, before the 3 s idle timeout"
 
 
 def test_F2_an_http_1_0_connection_closes_after_its_response(strict):
     start = time.monotonic()
     answer = raw(strict.port, b"GET /health HTTP/1.0\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b'{"status":"ok"}')
-    assert time.monotonic() - start < 0.9, "closed by the server, not by the 1 s idle timeout"
+    assert time.monotonic() - start < 2, "closed by the server after the response, not by the 3 s idle timeout"
 
 
 def test_F2_past_the_connection_cap_a_new_connection_gets_a_clear_503(strict):

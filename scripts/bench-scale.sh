@@ -56,7 +56,7 @@ CONF
   nginx -p "$scratch" -c "$scratch/nginx.conf" -g 'daemon off;' &
   pids+=($!)
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$front/health" >/dev/null && break; sleep 0.1; done
-  .build/release/gatehouse-bench target "http://127.0.0.1:$front" "$seconds"
+  .build/release/gatehouse-bench target "http://127.0.0.1:$front" "$seconds" "${pids[@]:0:$count}"
   stop_all
 }
 
@@ -76,4 +76,6 @@ for count in 1 2 3; do
   echo "scale-out, PostgreSQL, $count instance(s) behind nginx: $line ($ratios)"
 done
 cores=$(nproc)
-echo "refreshes/s floor: 10 × Keycloak's 120 per vCPU × $cores vCPU = $((1200 * cores))/s"
+echo "refreshes floor: 10 × Keycloak's 120 per vCPU = 1200 per vCPU-second of the server (refreshes_per_cpu_s above);"
+echo "  on all $cores cores at once that is $((1200 * cores))/s, which this machine cannot show while the load generator,"
+echo "  nginx and PostgreSQL share the same cores (server_cores says how much of them the instances got)"

@@ -15,8 +15,9 @@ import NIOCore
 struct Bench {
     static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "target", arguments.count == 3 {
-            return try await TargetBench.run(url: arguments[1], seconds: Double(arguments[2]) ?? 8)
+        if arguments.first == "target", arguments.count >= 3 {
+            let pids = arguments.dropFirst(3).compactMap { Int32($0) }
+            return try await TargetBench.run(url: arguments[1], seconds: Double(arguments[2]) ?? 8, pids: pids)
         }
         let seconds = Double(arguments.first ?? "") ?? 8
         let cores = ProcessInfo.processInfo.activeProcessorCount
