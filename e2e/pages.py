@@ -3,7 +3,7 @@ import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -52,7 +52,10 @@ def post_and_wait(driver, button_id="submit", timeout=10):
     """Clicks a button that posts the form without JavaScript and waits for the new page."""
     old = driver.find_element(By.TAG_NAME, "html")
     el(driver, button_id).click()
-    WebDriverWait(driver, timeout).until(staleness_of(old))
+    # While the new document replaces the old one, chromedriver sometimes answers a question
+    # about the old node with a generic "unknown error" instead of "stale element"; that is
+    # the replacement still under way, so the wait asks again rather than failing.
+    WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,)).until(staleness_of(old))
     WebDriverWait(driver, timeout).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
