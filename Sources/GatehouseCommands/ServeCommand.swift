@@ -71,6 +71,9 @@ public struct ServeCommand: AsyncParsableCommand {
         guard signingKeyRefresh > 0, signingKeyRefresh.isFinite else { throw ValidationError("--signing-key-refresh must be a positive number of seconds") }
         guard refreshGrace >= 0 else { throw ValidationError("--refresh-grace must be 0 or more seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level '\(logLevel)' is not a log level") }
+        if case .postgres = try storage.location(), try kek.resolved() == nil {
+            throw ValidationError("--database postgres://… needs GATEHOUSE_KEY_ENCRYPTION_KEY or --key-encryption-key-file (`gatehouse keys new-kek` makes one)")
+        }
         if let anonKey, anonKey.isEmpty { throw ValidationError("--anon-key must not be empty") }
         if let config {
             guard FileManager.default.fileExists(atPath: config) else { throw ValidationError("--config \(config): no such file") }
@@ -94,9 +97,6 @@ public struct ServeCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.databasePath = storage.database
-        if case .postgres = try storage.location(), try kek.resolved() == nil {
-            throw ValidationError("--database postgres://… needs GATEHOUSE_KEY_ENCRYPTION_KEY or --key-encryption-key-file (`gatehouse keys new-kek` makes one)")
-        }
         configuration.accessTokenLifetime = accessTokenLifetime
         configuration.refreshTokenLifetime = sessionLifetime
         configuration.refreshReuseGrace = refreshGrace

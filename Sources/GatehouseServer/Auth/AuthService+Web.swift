@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 extension AuthService {
@@ -51,10 +50,10 @@ enum WebSessionID {
     static let prefix = "ghw_"
 
     static func generate() -> String {
-        prefix + SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded()
+        RefreshToken.generate(prefix: prefix)
     }
 
     static func hash(_ id: String) -> String {
-        Data(SHA256.hash(data: Data(id.utf8))).base64URLEncoded()
+        RefreshToken.hash(id)
     }
 }

@@ -12,6 +12,11 @@ enum DuplicateKeyCheck {
         case array
     }
 
+    /// Refuses a body in which any object repeats a key, with 400 on every surface.
+    static func require(_ bytes: some Collection<UInt8>) throws {
+        guard !hasDuplicateKey(bytes) else { throw GatehouseError.invalidRequest("The body must not name a key twice") }
+    }
+
     /// Whether any object in the document repeats a key.
     static func hasDuplicateKey(_ bytes: some Collection<UInt8>) -> Bool {
         let bytes = Array(bytes)

@@ -36,9 +36,7 @@ enum JSONBody {
 
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let buffer = try await collect(request, context: context)
-        guard !DuplicateKeyCheck.hasDuplicateKey(buffer.readableBytesView) else {
-            throw GatehouseError.invalidRequest("The body must not name a key twice")
-        }
+        try DuplicateKeyCheck.require(buffer.readableBytesView)
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch DecodingError.keyNotFound(let key, _) {

@@ -29,9 +29,7 @@ struct GraphQLController {
         let query: GraphQLRequest
         do {
             let body = try await JSONBody.collect(request, context: context)
-            guard !DuplicateKeyCheck.hasDuplicateKey(body.readableBytesView) else {
-                throw GatehouseError.invalidRequest("The body must not name a key twice")
-            }
+            try DuplicateKeyCheck.require(body.readableBytesView)
             query = try JSONDecoder().decode(GraphQLRequest.self, from: Data(buffer: body))
         } catch let error as GatehouseError {
             return try respond(GraphQLResult(errors: [GraphQLFailure.make(error, messages: messages)]), status: (.badRequest, nil))

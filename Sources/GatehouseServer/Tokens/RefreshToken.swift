@@ -12,11 +12,15 @@ enum RefreshToken {
 
     /// A new random token.
     static func generate() -> String {
-        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        return prefix + bytes.base64URLEncoded()
+        generate(prefix: prefix)
     }
 
-    /// The hash stored in place of the token.
+    /// 256 random bits, base64url, after `prefix`: the form of every opaque secret Gatehouse hands out.
+    static func generate(prefix: String) -> String {
+        prefix + SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded()
+    }
+
+    /// The hash stored in place of an opaque secret (a refresh token or a web session id).
     static func hash(_ token: String) -> String {
         Data(SHA256.hash(data: Data(token.utf8))).base64URLEncoded()
     }
