@@ -17,6 +17,14 @@ import Testing
             created_at BIGINT NOT NULL, password_changed_at BIGINT NOT NULL, locked_at BIGINT)
             """).run()
         try await database.sql.raw("""
+            CREATE TABLE sessions (id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, revoked_at BIGINT, revoked_reason TEXT)
+            """).run()
+        try await database.sql.raw("""
+            CREATE TABLE refresh_tokens (token_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            created_at BIGINT NOT NULL, rotated_at BIGINT, sealed_successor TEXT)
+            """).run()
+        try await database.sql.raw("""
             INSERT INTO users VALUES ('u1', 'ada@example.com', 'Ada King Lovelace', 'x', 0, 0, NULL), ('u2', 'cher@example.com', 'Cher', 'x', 0, 0, NULL)
             """).run()
         let repository = SQLRepository(database: database.sql)

@@ -109,13 +109,45 @@ import Testing
             try await repositories[0].createSession(session, credential: .refreshToken(.init(tokenHash: "t1", sessionID: "s1", createdAt: Self.now)))
             let winners = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<20 {
-                    group.addTask { (try? await repositories[index % 3].markRotated(hash: "t1", at: Self.now, sealedSuccessor: "s-\(index)")) ?? false }
+                    group.addTask {
+                        let claimed = try? await repositories[index % 3].rotate(
+                            hash: "t1", successorHash: "next-\(index)", at: Self.now, sealedSuccessor: "s-\(index)"
+                        )
+                        return claimed ?? false
+                    }
                 }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             #expect(winners == 1)
-            let value3 = try await repositories[1].refreshToken(hash: "t1")?.rotatedAt
-            #expect(value3 != nil)
+            let rotated = try #require(try await repositories[1].refreshToken(hash: "t1"))
+            let winner = try #require(rotated.sealedSuccessor?.dropFirst(2))
+            let successor = try await repositories[2].refreshToken(hash: "next-\(winner)")
+            #expect(rotated.rotatedAt != nil && successor?.sessionID == "s1" && successor?.rotatedAt == nil)
+            var stored = 0
+            for index in 0..<20 where try await repositories[0].refreshToken(hash: "next-\(index)") != nil { stored += 1 }
+            #expect(stored == 1, "the losers stored no successor")
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func joinedReadsReturnTheSameRecordsAsTheSingleReads(engine: Engine) async throws {
+        try await Self.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            let (ann, identities) = Self.user("ann@example.com")
+            try await repository.createUser(ann, identities: identities, passwordHash: nil)
+            let session = SessionRecord(id: "s1", userID: ann.id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(3600))
+            try await repository.createSession(session, credential: .refreshToken(.init(tokenHash: "t1", sessionID: "s1", createdAt: Self.now)))
+            _ = try await repository.rotate(hash: "t1", successorHash: "t2", at: Self.now.addingTimeInterval(5), sealedSuccessor: "sealed")
+            let stored = try #require(try await repository.user(id: ann.id))
+            #expect(stored.email == "ann@example.com")
+            let pair = try #require(try await repository.sessionWithUser(id: "s1"))
+            #expect(pair.0 == session && pair.1 == stored)
+            let chain = try #require(try await repository.refreshTokenChain(hash: "t1"))
+            let token = try await repository.refreshToken(hash: "t1")
+            #expect(chain.0 == token && chain.0.sealedSuccessor == "sealed" && chain.1 == session && chain.2 == stored)
+            let missingSession = try await repository.sessionWithUser(id: "s2")
+            let missingToken = try await repository.refreshTokenChain(hash: "t3")
+            #expect(missingSession == nil && missingToken == nil)
         }
     }
 

@@ -8,10 +8,11 @@ extension AuthService {
     /// racing clients and a client that lost the answer stay signed in. A rotated token after
     /// the grace window means it leaked: the whole session is revoked.
     func refresh(_ presented: String) async throws -> TokenGrant {
-        guard var record = try await sessions.refreshToken(hash: RefreshToken.hash(presented)) else {
+        guard let (found, session, user) = try await sessions.refreshTokenChain(hash: RefreshToken.hash(presented)) else {
             throw GatehouseError.refreshRejected(.invalidRefreshToken)
         }
-        let (session, user) = try await liveSession(record.sessionID)
+        try requireLive(session, of: user)
+        var record = found
         var token = presented
         if record.rotatedAt == nil {
             if let successor = try await rotate(record, presented: presented) {
@@ -35,32 +36,24 @@ extension AuthService {
         return try await grant(user: user, session: session, refreshToken: token)
     }
 
-    /// Stores a successor and claims the token; `nil` when another request claimed it first.
+    /// Claims the token and stores a successor; `nil` when another request claimed it first.
     private func rotate(_ record: RefreshTokenRecord, presented: String) async throws -> String? {
         let successor = RefreshToken.generate()
-        let successorHash = RefreshToken.hash(successor)
-        try await sessions.insertRefreshToken(
-            RefreshTokenRecord(tokenHash: successorHash, sessionID: record.sessionID, createdAt: now)
-        )
         let sealed = try RefreshToken.seal(successor, under: presented)
-        if try await sessions.markRotated(hash: record.tokenHash, at: now, sealedSuccessor: sealed) {
-            return successor
-        }
-        try await sessions.deleteRefreshToken(hash: successorHash)
-        return nil
+        let claimed = try await sessions.rotate(
+            hash: record.tokenHash, successorHash: RefreshToken.hash(successor), at: now, sealedSuccessor: sealed
+        )
+        return claimed ? successor : nil
     }
 
-    /// The session and its user, if the session may still be used at all.
-    private func liveSession(_ id: String) async throws -> (SessionRecord, UserRecord) {
-        guard let session = try await sessions.session(id: id) else { throw GatehouseError.refreshRejected(.invalidRefreshToken) }
+    /// Throws unless the session may still be used at all.
+    private func requireLive(_ session: SessionRecord, of user: UserRecord) throws {
         if session.revokedAt != nil {
             let reason = session.revokedReason.flatMap(RefreshFailure.init(rawValue:))
             throw GatehouseError.refreshRejected(reason == .reused || reason == .accountLocked ? reason! : .sessionRevoked)
         }
         guard now < session.expiresAt else { throw GatehouseError.refreshRejected(.sessionExpired) }
-        guard let user = try await users.user(id: session.userID) else { throw GatehouseError.refreshRejected(.sessionRevoked) }
         guard user.lockedAt == nil else { throw GatehouseError.refreshRejected(.accountLocked) }
         guard user.passwordChangedAt <= session.createdAt else { throw GatehouseError.refreshRejected(.sessionRevoked) }
-        return (session, user)
     }
 }

@@ -29,8 +29,8 @@ extension AuthService {
     /// The session and its user, if the session is neither revoked nor expired and its user is
     /// neither locked nor signed in with a password changed since.
     func livePrincipal(sessionID: String) async throws -> Principal? {
-        guard let session = try await sessions.session(id: sessionID), session.revokedAt == nil, now < session.expiresAt,
-              let user = try await users.user(id: session.userID), user.lockedAt == nil,
+        guard let (session, user) = try await sessions.sessionWithUser(id: sessionID),
+              session.revokedAt == nil, now < session.expiresAt, user.lockedAt == nil,
               user.passwordChangedAt <= session.createdAt
         else { return nil }
         return Principal(user: user, session: session)

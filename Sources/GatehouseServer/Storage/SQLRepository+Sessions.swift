@@ -3,6 +3,11 @@ import SQLKit
 
 extension SQLRepository: SessionRepository {
     struct SessionRow: Codable {
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, userId = "user_id", createdAt = "created_at", expiresAt = "expires_at", revokedAt = "revoked_at"
+            case revokedReason = "revoked_reason"
+        }
+
         var id: String
         var userId: String
         var createdAt: Int64
@@ -20,6 +25,11 @@ extension SQLRepository: SessionRepository {
     }
 
     struct RefreshTokenRow: Codable {
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case tokenHash = "token_hash", sessionId = "session_id", createdAt = "created_at", rotatedAt = "rotated_at"
+            case sealedSuccessor = "sealed_successor"
+        }
+
         var tokenHash: String
         var sessionId: String
         var createdAt: Int64
@@ -49,19 +59,19 @@ extension SQLRepository: SessionRepository {
             revokedReason: session.revokedReason
         )
         try await transaction { db in
-            try await db.insert(into: "sessions").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+            try await db.insert(into: "sessions").model(row).run()
             switch credential {
             case .refreshToken(let token):
-                try await db.insert(into: "refresh_tokens").model(RefreshTokenRow(token), keyEncodingStrategy: .convertToSnakeCase).run()
+                try await db.insert(into: "refresh_tokens").model(RefreshTokenRow(token)).run()
             case .webSession(let web):
-                try await db.insert(into: "web_sessions").model(WebSessionRow(web), keyEncodingStrategy: .convertToSnakeCase).run()
+                try await db.insert(into: "web_sessions").model(WebSessionRow(web)).run()
             }
         }
     }
 
     public func session(id: String) async throws -> SessionRecord? {
         try await database.select().column("*").from("sessions").where("id", .equal, id)
-            .first(decoding: SessionRow.self, keyDecodingStrategy: .convertFromSnakeCase)?
+            .first(decoding: SessionRow.self)?
             .record
     }
 
@@ -87,32 +97,19 @@ extension SQLRepository: SessionRepository {
         }
     }
 
-    public func insertRefreshToken(_ token: RefreshTokenRecord) async throws {
-        let row = RefreshTokenRow(token)
-        try await write {
-            try await database.insert(into: "refresh_tokens").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
-        }
-    }
-
     public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
         try await database.select().column("*").from("refresh_tokens").where("token_hash", .equal, hash)
-            .first(decoding: RefreshTokenRow.self, keyDecodingStrategy: .convertFromSnakeCase)?
+            .first(decoding: RefreshTokenRow.self)?
             .record
     }
 
-    public func deleteRefreshToken(hash: String) async throws {
-        try await write { try await database.delete(from: "refresh_tokens").where("token_hash", .equal, hash).run() }
-    }
-
-    public func markRotated(hash: String, at date: Date, sealedSuccessor: String) async throws -> Bool {
-        try await write {
-            !(try await database.update("refresh_tokens")
-                .set("rotated_at", to: date.milliseconds)
-                .set("sealed_successor", to: sealedSuccessor)
-                .where("token_hash", .equal, hash)
-                .where("rotated_at", .is, SQLLiteral.null)
-                .returning("token_hash")
-                .all()).isEmpty
-        }
+    public func rotate(hash: String, successorHash: String, at date: Date, sealedSuccessor: String) async throws -> Bool {
+        // The trigger of schema version 9 inserts the successor's row in this same statement.
+        // Written out rather than built: this runs on every refresh, and the text never changes.
+        let query: SQLQueryString = """
+            UPDATE refresh_tokens SET rotated_at = \(bind: date.milliseconds), sealed_successor = \(bind: sealedSuccessor),
+            successor_hash = \(bind: successorHash) WHERE token_hash = \(bind: hash) AND rotated_at IS NULL RETURNING token_hash
+            """
+        return try await write { try await database.raw(query).first() != nil }
     }
 }

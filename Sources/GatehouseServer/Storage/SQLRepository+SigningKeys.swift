@@ -3,6 +3,10 @@ import SQLKit
 
 extension SQLRepository: SigningKeyRepository {
     struct SigningKeyRow: Codable {
+        enum CodingKeys: String, CodingKey {
+            case kid, sealedPrivateKey = "sealed_private_key", createdAt = "created_at", retiredAt = "retired_at"
+        }
+
         var kid: String
         var sealedPrivateKey: String
         var createdAt: Int64
@@ -13,7 +17,7 @@ extension SQLRepository: SigningKeyRepository {
         try await database.select().column("*").from("signing_keys")
             .where("retired_at", .is, SQLLiteral.null)
             .orderBy("created_at").orderBy("kid")
-            .all(decoding: SigningKeyRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+            .all(decoding: SigningKeyRow.self)
             .map {
                 SigningKeyRecord(
                     kid: $0.kid, sealedPrivateKey: $0.sealedPrivateKey, createdAt: Date(milliseconds: $0.createdAt),
@@ -28,7 +32,7 @@ extension SQLRepository: SigningKeyRepository {
             retiredAt: key.retiredAt?.milliseconds
         )
         try await write {
-            try await database.insert(into: "signing_keys").model(row, keyEncodingStrategy: .convertToSnakeCase)
+            try await database.insert(into: "signing_keys").model(row)
                 .ignoringConflicts(with: ["kid"]).run()
         }
     }

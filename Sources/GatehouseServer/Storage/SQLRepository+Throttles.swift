@@ -3,6 +3,10 @@ import SQLKit
 
 extension SQLRepository: ThrottleRepository {
     struct CounterRow: Decodable {
+        enum CodingKeys: String, CodingKey {
+            case key, count, startedAt = "started_at", lastAt = "last_at"
+        }
+
         var key: String?
         var startedAt: Int64
         var count: Int64
@@ -26,7 +30,7 @@ extension SQLRepository: ThrottleRepository {
             RETURNING started_at, count, last_at
             """
         let row = try await write {
-            try await database.raw(query).first(decoding: CounterRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+            try await database.raw(query).first(decoding: CounterRow.self)
         }
         guard let row else { throw RepositoryError.noRow }
         return row.counter
@@ -35,7 +39,7 @@ extension SQLRepository: ThrottleRepository {
     public func counters(_ keys: [String]) async throws -> [String: ThrottleCounter] {
         let rows = try await database.select().columns("key", "started_at", "count", "last_at").from("throttles")
             .where("key", .in, keys)
-            .all(decoding: CounterRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+            .all(decoding: CounterRow.self)
         return Dictionary(rows.compactMap { row in row.key.map { ($0, row.counter) } }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -5,6 +5,11 @@ import SQLKit
 extension SQLRepository: UserRepository {
     /// A `users` row with the subject of its email identity, if any.
     struct UserRow: Codable {
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, name, email, firstName = "first_name", lastName = "last_name", createdAt = "created_at"
+            case passwordChangedAt = "password_changed_at", lockedAt = "locked_at"
+        }
+
         var id: String
         var name: String
         var firstName: String
@@ -35,6 +40,10 @@ extension SQLRepository: UserRepository {
     }
 
     struct IdentityRow: Codable {
+        enum CodingKeys: String, CodingKey {
+            case provider, subject, userId = "user_id", verifiedAt = "verified_at", createdAt = "created_at"
+        }
+
         var userId: String
         var provider: String
         var subject: String
@@ -62,12 +71,12 @@ extension SQLRepository: UserRepository {
         row.email = nil
         let userRow = row
         try await transaction { db in
-            try await db.insert(into: "users").model(userRow, keyEncodingStrategy: .convertToSnakeCase).run()
+            try await db.insert(into: "users").model(userRow).run()
             for identity in identities {
                 // One statement, so two racing creates cannot both pass a check: the loser inserts
                 // nothing, and its whole transaction is rolled back (on both engines).
                 let inserted = try await db.insert(into: "identities")
-                    .model(IdentityRow(identity), keyEncodingStrategy: .convertToSnakeCase)
+                    .model(IdentityRow(identity))
                     .ignoringConflicts(with: ["provider", "subject"])
                     .returning("user_id").all()
                 if inserted.isEmpty { throw RepositoryError.duplicateIdentity }
@@ -84,7 +93,7 @@ extension SQLRepository: UserRepository {
             SELECT u.*, e.subject AS email FROM identities i JOIN users u ON u.id = i.user_id
             LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
             WHERE i.provider = \(bind: provider.rawValue) AND i.subject = \(bind: subject)
-            """).first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record
+            """).first(decoding: UserRow.self)?.record
     }
 
     public func userAndPasswordHash(provider: IdentityProvider, subject: String) async throws -> (UserRecord, String?)? {
@@ -102,7 +111,7 @@ extension SQLRepository: UserRepository {
             LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
             LEFT JOIN password_credentials p ON p.user_id = u.id
             WHERE i.provider = \(bind: provider.rawValue) AND i.subject = \(bind: subject)
-            """).first(decoding: Row.self, keyDecodingStrategy: .convertFromSnakeCase)
+            """).first(decoding: Row.self)
         return row.map { ($0.user.record, $0.hash) }
     }
 
@@ -110,12 +119,12 @@ extension SQLRepository: UserRepository {
         try await database.raw("""
             SELECT u.*, e.subject AS email FROM users u
             LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email' WHERE u.id = \(bind: id)
-            """).first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record
+            """).first(decoding: UserRow.self)?.record
     }
 
     public func identities(userID: String) async throws -> [IdentityRecord] {
         try await database.select().column("*").from("identities").where("user_id", .equal, userID).orderBy("created_at")
-            .all(decoding: IdentityRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
+            .all(decoding: IdentityRow.self).map(\.record)
     }
 
     public func passwordHash(userID: String) async throws -> String? {
@@ -137,7 +146,7 @@ extension SQLRepository: UserRepository {
         try await database.raw("""
             SELECT u.*, e.subject AS email FROM users u
             LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email' ORDER BY u.created_at
-            """).all(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
+            """).all(decoding: UserRow.self).map(\.record)
     }
 
     public func updateUser(_ user: UserRecord) async throws {

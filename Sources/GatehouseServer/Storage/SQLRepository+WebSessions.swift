@@ -3,6 +3,10 @@ import SQLKit
 
 extension SQLRepository {
     struct WebSessionRow: Codable {
+        enum CodingKeys: String, CodingKey {
+            case idHash = "id_hash", sessionId = "session_id", createdAt = "created_at", lastSeenAt = "last_seen_at"
+        }
+
         var idHash: String
         var sessionId: String
         var createdAt: Int64
@@ -25,7 +29,7 @@ extension SQLRepository {
 
     public func webSession(hash: String) async throws -> WebSessionRecord? {
         try await database.select().column("*").from("web_sessions").where("id_hash", .equal, hash)
-            .first(decoding: WebSessionRow.self, keyDecodingStrategy: .convertFromSnakeCase)?
+            .first(decoding: WebSessionRow.self)?
             .record
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SQLKit
 
 /// The repositories over any SQLKit database (SQLite now, PostgreSQL later).
@@ -56,30 +57,55 @@ public struct SQLRepository: Sendable {
         await gate.lock()
         do {
             let result = try await body()
-            await gate.unlock()
+            gate.unlock()
             return result
         } catch {
-            await gate.unlock()
+            gate.unlock()
             throw error
         }
     }
 }
 
 /// A first-come, first-served async lock.
-actor WriteGate {
-    private var locked = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+///
+/// A mutex, not an actor: taking a free gate never suspends, so a write costs no executor hop.
+final class WriteGate: Sendable {
+    private struct State {
+        var locked = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = NIOLockedValueBox(State())
 
     func lock() async {
-        guard locked else {
-            locked = true
-            return
+        let free = state.withLockedValue { state in
+            if state.locked { return false }
+            state.locked = true
+            return true
         }
-        await withCheckedContinuation { waiters.append($0) }
+        if free { return }
+        await withCheckedContinuation { waiter in
+            let acquired = state.withLockedValue { state in
+                if !state.locked {
+                    state.locked = true
+                    return true
+                }
+                state.waiters.append(waiter)
+                return false
+            }
+            if acquired { waiter.resume() }
+        }
     }
 
     func unlock() {
-        if waiters.isEmpty { locked = false } else { waiters.removeFirst().resume() }
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiters.isEmpty else {
+                state.locked = false
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
     }
 }
 

@@ -18,7 +18,7 @@ struct SchemaMigrations: Sendable {
     var steps: [Step] {
         [
             Self.createUsers, Self.createSessions, Self.createRefreshTokens, Self.splitNames,
-            Self.identities, Self.throttlesAndSecrets, Self.webSessions, Self.signingKeys,
+            Self.identities, Self.throttlesAndSecrets, Self.webSessions, Self.signingKeys, Self.oneStatementRotation,
         ]
     }
 

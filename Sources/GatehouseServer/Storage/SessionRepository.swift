@@ -5,6 +5,8 @@ public protocol SessionRepository: Sendable {
     /// Opens a session with its first refresh token or its web session id, in one transaction.
     func createSession(_ session: SessionRecord, credential: SessionCredential) async throws
     func session(id: String) async throws -> SessionRecord?
+    /// The session and its user, in one read (every authenticated request asks this).
+    func sessionWithUser(id: String) async throws -> (SessionRecord, UserRecord)?
     /// Revokes the user's live sessions, except `keeping`; returns how many ended.
     func revokeSessions(userID: String, keeping: String?, at: Date, reason: String) async throws -> Int
     /// Revokes one session.
@@ -15,9 +17,10 @@ public protocol SessionRepository: Sendable {
     /// Records that a web session was used at `at`.
     func touchWebSession(hash: String, at: Date) async throws
 
-    func insertRefreshToken(_ token: RefreshTokenRecord) async throws
     func refreshToken(hash: String) async throws -> RefreshTokenRecord?
-    func deleteRefreshToken(hash: String) async throws
-    /// Marks a live token rotated, atomically: returns `false` if another request rotated it first.
-    func markRotated(hash: String, at: Date, sealedSuccessor: String) async throws -> Bool
+    /// The refresh token, its session and the session's user, in one read (the refresh path).
+    func refreshTokenChain(hash: String) async throws -> (RefreshTokenRecord, SessionRecord, UserRecord)?
+    /// Claims a live token and stores its successor, in one atomic statement: returns `false`,
+    /// having stored nothing, if another request rotated the token first.
+    func rotate(hash: String, successorHash: String, at: Date, sealedSuccessor: String) async throws -> Bool
 }
