@@ -27,6 +27,7 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 
     private func log(_ request: Request, context: Context, status: Int, start: ContinuousClock.Instant) {
+        guard context.logger.logLevel <= level else { return }
         var metadata: Logger.Metadata = [
             "http.method": "\(request.method)", "http.path": "\(request.uri.path)", "http.status": "\(status)",
             "duration.ms": "\((ContinuousClock.now - start).milliseconds)", "client.address": "\(context.client.address)",
