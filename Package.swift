@@ -38,6 +38,10 @@ let package = Package(
             pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]
         ),
+        .target(
+            name: "CPhoneNumber",
+            linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]
+        ),
         .target(name: "GatehouseModel"),
         .target(name: "LoginCore", dependencies: ["GatehouseModel"]),
         .target(name: "GatehouseClient", dependencies: ["LoginCore"]),
@@ -45,6 +49,7 @@ let package = Package(
             name: "GatehouseServer",
             dependencies: [
                 "CArgon2",
+                "CPhoneNumber",
                 "GatehouseModel",
                 "LoginCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -144,5 +149,6 @@ let package = Package(
             ]
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -1,0 +1,56 @@
+import CPhoneNumber
+import Foundation
+
+/// What a phone screen needs about one region: what `GET /api/auth/phone/countries` lists.
+///
+/// LoginCore and the web page format and pre-check numbers from this data; the server, with
+/// libphonenumber, stays the authority on what is valid.
+public struct PhoneCountry: Codable, Sendable, Equatable {
+    /// ISO 3166 alpha-2 (`IN`).
+    public let code: String
+    /// `+91`.
+    public let dialCode: String
+    /// The region's name in the requested language (CLDR, through Foundation's `Locale`).
+    public let name: String
+    /// The flag emoji (regional indicator symbols).
+    public let flag: String
+    /// An example mobile number as the screen shows it (`81234 56789`).
+    public let example: String
+    /// How many national digits a mobile number has (10 for India).
+    public let digits: Int
+    /// Group sizes for formatting as you type (`[5, 5]` → `98765 43210`).
+    public let grouping: [Int]
+
+    enum CodingKeys: String, CodingKey {
+        case code, name, flag, example, digits, grouping
+        case dialCode = "dial_code"
+    }
+
+    /// The region, or `nil` when libphonenumber does not know it.
+    public static func make(_ region: String, language: String = "en") -> PhoneCountry? {
+        let code = region.uppercased()
+        guard code.count == 2, code.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+        var info = gh_phone_region()
+        guard gh_phone_region_info(code, &info) == 0 else { return nil }
+        let dial = "+\(info.country_code)"
+        let international = PhoneNumber.string(&info.example_international)
+        let national = international.hasPrefix(dial) ? String(international.dropFirst(dial.count)).trimmingCharacters(in: .whitespaces) : ""
+        let groups = national.split(whereSeparator: { !$0.isNumber }).map(\.count)
+        return PhoneCountry(
+            code: code, dialCode: dial,
+            name: Locale(identifier: language).localizedString(forRegionCode: code) ?? code,
+            flag: String(String.UnicodeScalarView(code.unicodeScalars.compactMap { Unicode.Scalar(0x1F1A5 + $0.value) })),
+            example: groups.isEmpty ? "" : national.split(whereSeparator: { !$0.isNumber }).joined(separator: " "),
+            digits: groups.reduce(0, +), grouping: groups
+        )
+    }
+
+    /// Every region libphonenumber knows.
+    public static var supportedRegions: [String] {
+        let needed = gh_phone_supported_regions(nil, 0)
+        var buffer = [CChar](repeating: 0, count: max(needed, 1))
+        _ = gh_phone_supported_regions(&buffer, buffer.count)
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .split(separator: ",").map(String.init)
+    }
+}
