@@ -20,4 +20,18 @@ public struct ServerErrorCode: RawRepresentable, Hashable, Sendable, Expressible
 extension ServerErrorCode {
     /// The server's hashing queue is full; try again after `Retry-After` (503).
     public static let serverBusy: Self = "server_busy"
+    /// Not a number a code can be sent to (seed 004).
+    public static let invalidPhone: Self = "invalid_phone"
+    /// No account has this number (seed 004: "No account found. Create one?").
+    public static let accountNotFound: Self = "account_not_found"
+    /// Registration: the number already has an account.
+    public static let phoneTaken: Self = "phone_taken"
+    /// A wrong one-time code; `attempts_left` says how many tries remain.
+    public static let invalidCode: Self = "invalid_code"
+    /// The code expired, was used, or was replaced by a resend (410).
+    public static let codeExpired: Self = "code_expired"
+    /// Too many wrong tries: the code is burned (429).
+    public static let codeAttemptsExceeded: Self = "code_attempts_exceeded"
+    /// The SMS provider failed; not the user's connection (503).
+    public static let smsUnavailable: Self = "sms_unavailable"
 }

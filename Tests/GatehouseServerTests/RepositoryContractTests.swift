@@ -152,6 +152,36 @@ import Testing
     }
 
     @Test(arguments: Engine.available)
+    func aPhoneHasOneLiveCodeAndParallelTriesAcrossInstancesStopAtTheLimit(engine: Engine) async throws {
+        try await Self.withDatabase(engine, instances: 3) { repositories in
+            func code(_ id: String) -> PhoneCodeRecord {
+                PhoneCodeRecord(
+                    id: id, phone: "+919876543210", purpose: .signIn, name: nil, codeMAC: "mac-\(id)", createdAt: Self.now,
+                    expiresAt: Self.now.addingTimeInterval(300), attempts: 0
+                )
+            }
+            try await repositories[0].putPhoneCode(code("v1"))
+            try await repositories[1].putPhoneCode(code("v2"))
+            let replaced = try await repositories[2].phoneCode(id: "v1")
+            let current = try await repositories[2].phoneCode(phone: "+919876543210")
+            #expect(replaced == nil && current == code("v2"))
+            let claims = await withTaskGroup(of: Int?.self) { group in
+                for index in 0..<20 {
+                    group.addTask { try? await repositories[index % 3].claimAttempt(id: "v2", maximum: 5, now: Self.now)?.attempts }
+                }
+                return await group.reduce(into: [Int]()) { if let attempts = $1 { $0.append(attempts) } }
+            }
+            #expect(claims.sorted() == [1, 2, 3, 4, 5])
+            try await repositories[0].putPhoneCode(code("v3"))
+            let late = try await repositories[1].claimAttempt(id: "v3", maximum: 5, now: Self.now.addingTimeInterval(300))
+            #expect(late == nil, "an expired code cannot be tried")
+            let first = try await repositories[1].consumePhoneCode(id: "v3", at: Self.now)
+            let second = try await repositories[2].consumePhoneCode(id: "v3", at: Self.now)
+            #expect(first && !second)
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func sessionsWebSessionsAndRevocationAreSharedByInstances(engine: Engine) async throws {
         try await Self.withDatabase(engine, instances: 2) { repositories in
             let (ann, identities) = Self.user("ann@example.com")

@@ -72,7 +72,8 @@ func tlsConfiguration(_ files: TLSFiles) throws -> TLSConfiguration {
 ///   - logger: the services' logger.
 public func buildRouter(
     _ configuration: GatehouseConfiguration,
-    repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository & SigningKeyRepository,
+    repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository & SigningKeyRepository
+        & PhoneCodeRepository,
     logger: Logger
 ) async throws -> Router<GatehouseRequestContext> {
     let location = try DatabaseLocation(configuration.databasePath)
@@ -96,6 +97,7 @@ public func buildRouter(
     }
     router.add(middleware: JSONErrorMiddleware())
     AuthController(service: service).addRoutes(to: router)
+    if configuration.phone.enabled { PhoneController(service: service).addRoutes(to: router) }
     try GraphQLController(service: service, messages: configuration.login.messages).addRoutes(to: router)
     if let anonKey = configuration.supabaseAnonKey {
         GoTrueController(service: service, anonKey: anonKey).addRoutes(to: router)

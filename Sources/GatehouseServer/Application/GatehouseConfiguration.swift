@@ -41,6 +41,10 @@ public struct GatehouseConfiguration: Sendable {
     public var supabaseAnonKey: String?
     /// Sign-in limits and back-off.
     public var abuse = AbusePolicy()
+    /// Phone sign-in: regions, codes and their limits (seed 004).
+    public var phone = PhonePolicy()
+    /// Where SMS go (`serve --sms-outbox`, …).
+    public var sms = SMSDelivery.none
     /// Proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`); none by default.
     public var trustedProxies = TrustedProxies.none
     /// Idle and header timeouts and the cap on open connections.

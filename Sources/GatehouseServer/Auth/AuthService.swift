@@ -14,6 +14,7 @@ public struct AuthService: Sendable {
     let hasher: PasswordHasher
     let tokens: TokenIssuer
     let limiter: AttemptLimiter
+    let phone: PhoneCodeIssuer
     let configuration: GatehouseConfiguration
     let dummyHash: String
     let logger: Logger
@@ -24,7 +25,7 @@ public struct AuthService: Sendable {
     static let maximumIdentifierBytes = 320
 
     init(
-        repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository,
+        repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository & PhoneCodeRepository,
         hasher: PasswordHasher, tokens: TokenIssuer, configuration: GatehouseConfiguration, logger: Logger
     ) async throws {
         users = repository
@@ -36,6 +37,13 @@ public struct AuthService: Sendable {
         let secret = try await repository.secret(AccountKeys.secretName, orInsert: Data(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }))
         limiter = AttemptLimiter(
             throttles: repository, policy: configuration.abuse, keys: AccountKeys(key: .init(data: secret)), logger: logger
+        )
+        let phoneKey = try await repository.secret(
+            PhoneCodeIssuer.secretName, orInsert: Data(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
+        )
+        phone = PhoneCodeIssuer(
+            codes: repository, throttles: repository, key: SymmetricKey(data: phoneKey), sender: Self.sender(for: configuration.sms, logger: logger),
+            policy: configuration.phone, logger: logger
         )
         dummyHash = try await hasher.hash(RefreshToken.generate())
     }
@@ -93,10 +101,16 @@ public struct AuthService: Sendable {
             guard password.utf8.count <= Self.maximumPasswordBytes else {
                 throw GatehouseError.invalidRequest("password must be at most \(Self.maximumPasswordBytes) bytes")
             }
+        case .phoneCode(let verificationID, let code):
+            guard configuration.phone.enabled else { throw GatehouseError.invalidRequest("phone sign-in is not enabled") }
+            guard !verificationID.isEmpty, verificationID.utf8.count <= 64 else {
+                throw GatehouseError.invalidRequest("verification_id must be 1 to 64 bytes")
+            }
+            guard !code.isEmpty, code.utf8.count <= 16 else { throw GatehouseError.invalidRequest("code must be 1 to 16 bytes") }
         }
     }
 
-    /// The grant's verifier: the account it proves, or `nil`.
+    /// The grant's verifier: the account it proves, or `nil` (a code's own refusals are thrown).
     private func verify(_ grant: Grant) async throws -> UserRecord? {
         switch grant {
         case .password(_, let password):
@@ -104,6 +118,8 @@ public struct AuthService: Sendable {
             let hash = found?.1
             let matches = try await hasher.verify(password, against: hash ?? dummyHash)
             return matches && hash != nil ? found?.0 : nil
+        case .phoneCode(let verificationID, let code):
+            return try await verifyPhoneCode(verificationID, code: code)
         }
     }
 

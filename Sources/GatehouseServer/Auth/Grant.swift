@@ -7,11 +7,14 @@ import GatehouseModel
 public enum Grant: Sendable, Equatable, CustomStringConvertible {
     /// An identifier (an email today) and a password.
     case password(identifier: String, password: String)
+    /// A one-time code sent by SMS, named by the verification id its request returned.
+    case phoneCode(verificationID: String, code: String)
 
     /// The identifier the grant claims, normalised; attempts are counted against it.
     var identifier: String {
         switch self {
         case .password(let identifier, _): EmailAddress.normalized(identifier)
+        case .phoneCode(let verificationID, _): verificationID
         }
     }
 
@@ -19,6 +22,7 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
     var method: String {
         switch self {
         case .password: "password"
+        case .phoneCode: "phone"
         }
     }
 

@@ -17,17 +17,23 @@ public struct APIError: HTTPResponseError, Equatable {
     public var headers: HTTPFields
     /// Seconds until a retry may succeed (429 and 503).
     public var retryAfter: Int?
+    /// Tries left on a one-time code.
+    public var attemptsLeft: Int?
 
-    public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], retryAfter: Int? = nil) {
+    public init(
+        _ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], retryAfter: Int? = nil,
+        attemptsLeft: Int? = nil
+    ) {
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
         self.retryAfter = retryAfter
+        self.attemptsLeft = attemptsLeft
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = try JSONBody.encoder.encode(ErrorBody(error: code, message: message, retryAfter: retryAfter))
+        let data = try JSONBody.encoder.encode(ErrorBody(error: code, message: message, retryAfter: retryAfter, attemptsLeft: attemptsLeft))
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
@@ -41,10 +47,12 @@ struct ErrorBody: Encodable {
     let error: String
     let message: String
     let retryAfter: Int?
+    let attemptsLeft: Int?
 
     enum CodingKeys: String, CodingKey {
         case error, message
         case retryAfter = "retry_after"
+        case attemptsLeft = "attempts_left"
     }
 }
 
@@ -84,6 +92,29 @@ extension APIError {
             self.init(.invalidToken("The session has ended"))
         case .refreshRejected(let failure):
             self.init(failure == .accountLocked ? .forbidden : .unauthorized, code: failure.rawValue, message: failure.message)
+        case .invalidPhone:
+            self.init(.badRequest, code: ServerErrorCode.invalidPhone.rawValue, message: "Please enter a valid mobile number")
+        case .accountNotFound:
+            self.init(.notFound, code: ServerErrorCode.accountNotFound.rawValue, message: "No account found. Create one?")
+        case .phoneTaken:
+            self.init(.conflict, code: ServerErrorCode.phoneTaken.rawValue, message: "An account with this number already exists")
+        case .codeRejected(.incorrect(let left)):
+            self.init(
+                .badRequest, code: ServerErrorCode.invalidCode.rawValue,
+                message: "Incorrect code. \(left) \(left == 1 ? "attempt" : "attempts") left.", attemptsLeft: left
+            )
+        case .codeRejected(.expired):
+            self.init(.gone, code: ServerErrorCode.codeExpired.rawValue, message: "This code has expired. Request a new one.")
+        case .codeRejected(.exhausted):
+            self.init(
+                .tooManyRequests, code: ServerErrorCode.codeAttemptsExceeded.rawValue,
+                message: "Too many incorrect codes. Request a new one.", attemptsLeft: 0
+            )
+        case .smsUnavailable(let seconds):
+            self.init(
+                .serviceUnavailable, code: ServerErrorCode.smsUnavailable.rawValue,
+                message: "We couldn't send the code just now. Please try again shortly.", retryAfter: seconds
+            )
         }
     }
 }

@@ -25,6 +25,26 @@ public enum GatehouseError: Error, Equatable, Sendable {
     case sessionEnded
     /// A refresh token that cannot be exchanged; the failure says why.
     case refreshRejected(RefreshFailure)
+    /// Not a number that can receive a code (invalid, not mobile, or a region not allowed).
+    case invalidPhone
+    /// No account has this number (seed 004); said only after every limit has passed.
+    case accountNotFound
+    /// The number already belongs to an account (registration).
+    case phoneTaken
+    /// A one-time code that cannot be used; the failure says why.
+    case codeRejected(CodeFailure)
+    /// The SMS provider failed or the SMS budget is spent; not the user's fault. Seconds to wait.
+    case smsUnavailable(retryAfter: Int)
+}
+
+/// Why a one-time code was refused.
+public enum CodeFailure: Sendable, Equatable {
+    /// Wrong code; this many tries are left.
+    case incorrect(attemptsLeft: Int)
+    /// Past its lifetime, already used, replaced by a resend, or unknown.
+    case expired
+    /// Too many wrong tries: the code is burned.
+    case exhausted
 }
 
 /// Why a refresh token was refused; each is a distinct code clients can act on.

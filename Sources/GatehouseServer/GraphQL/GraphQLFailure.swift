@@ -37,6 +37,9 @@ enum GraphQLFailure {
         case .invalidToken(let message): ("UNAUTHENTICATED", message, nil)
         case .sessionEnded: ("UNAUTHENTICATED", "The session has ended", nil)
         case .refreshRejected(let failure): (failure.rawValue.uppercased(), failure.message, nil)
+        case .invalidPhone, .accountNotFound, .phoneTaken, .codeRejected, .smsUnavailable:
+            // One wording for every surface: the REST rendering's code and message.
+            (APIError(error).code.uppercased(), APIError(error).message, APIError(error).retryAfter)
         }
         var extensions: [String: Map] = ["code": .string(code)]
         if let retryAfter { extensions["retryAfter"] = .number(Number(retryAfter)) }

@@ -69,6 +69,15 @@ extension GoTrueError {
         case .refreshRejected(.sessionRevoked):
             self.init(.badRequest, "session_not_found", "Invalid Refresh Token: Session Not Found")
         case .refreshRejected(.accountLocked): self.init(.badRequest, "user_banned", "User is banned")
+        case .invalidPhone: self.init(.badRequest, "validation_failed", "Invalid phone number format (E.164 required)")
+        case .accountNotFound: self.init(.badRequest, "otp_disabled", "Signups not allowed for otp")
+        case .phoneTaken: self.init(.unprocessableContent, "phone_exists", "Phone number already registered by another user")
+        case .codeRejected(.incorrect), .codeRejected(.expired):
+            self.init(.forbidden, "otp_expired", "Token has expired or is invalid")
+        case .codeRejected(.exhausted):
+            self.init(.tooManyRequests, "over_request_rate_limit", "Too many incorrect codes. Request a new one.")
+        case .smsUnavailable(let seconds):
+            self.init(.internalServerError, "sms_send_failed", "Error sending sms OTP", retryAfter: seconds)
         }
     }
 

@@ -8,9 +8,9 @@ import Foundation
 /// s ≤ n/2 and refuses the high-S twin, as Bitcoin's BIP 62 does for the same reason.
 enum ES256Signature {
     /// The order n of P-256, big-endian.
-    static let order: [UInt8] = hex("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551")
+    static let order = [UInt8](Data(hex: "FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551")!)
     /// ⌊n / 2⌋, big-endian.
-    static let halfOrder: [UInt8] = hex("7FFFFFFF800000007FFFFFFFFFFFFFFFDE737D56D38BCF4279DCE5617E3192A8")
+    static let halfOrder = [UInt8](Data(hex: "7FFFFFFF800000007FFFFFFFFFFFFFFFDE737D56D38BCF4279DCE5617E3192A8")!)
 
     /// Whether a raw 64-byte signature (r ‖ s) has s ≤ n/2.
     static func isLowS(_ signature: [UInt8]) -> Bool {
@@ -43,16 +43,5 @@ enum ES256Signature {
             result[index] = UInt8(difference)
         }
         return result
-    }
-
-    private static func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
     }
 }

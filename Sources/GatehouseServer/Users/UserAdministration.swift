@@ -55,6 +55,26 @@ public struct UserAdministration: Sendable {
         return user
     }
 
+    /// Adds an account that signs in with its phone (no email, no password) and returns it.
+    /// - Parameters:
+    ///   - phone: a full `+…` number, or a national one dialled in `region`.
+    ///   - region: the region a national number is read in.
+    @discardableResult
+    public func create(phone: String, region: String = "", name: String) async throws -> UserRecord {
+        guard let number = PhoneNumber.parse(phone, region: region), number.isValid else {
+            throw AdministrationError.invalidPhone(phone)
+        }
+        let now = clock()
+        let user = UserRecord(email: nil, name: PersonName(full: name), createdAt: now)
+        let identity = IdentityRecord(userID: user.id, provider: .phone, subject: number.e164, verifiedAt: now, createdAt: now)
+        do {
+            try await users.createUser(user, identities: [identity], passwordHash: nil)
+        } catch RepositoryError.duplicateIdentity {
+            throw AdministrationError.phoneTaken(number.e164)
+        }
+        return user
+    }
+
     /// Every account, oldest first.
     public func list() async throws -> [UserRecord] {
         try await users.allUsers()
@@ -103,12 +123,16 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible {
     case invalidPassword(String)
     case emailTaken(String)
     case noSuchUser(String)
+    case invalidPhone(String)
+    case phoneTaken(String)
 
     public var description: String {
         switch self {
         case .invalidEmail(let message), .invalidPassword(let message): message
         case .emailTaken(let email): "An account with the email \(email) already exists"
         case .noSuchUser(let email): "No account has the email \(email)"
+        case .invalidPhone(let phone): "\(phone) is not a valid phone number"
+        case .phoneTaken(let phone): "An account with the phone \(phone) already exists"
         }
     }
 }

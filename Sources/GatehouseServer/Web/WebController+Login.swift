@@ -62,6 +62,9 @@ extension WebController {
         case .invalidRequest: .serverError(status: 400)
         case .payloadTooLarge: .serverError(status: 413)
         case .unauthenticated, .invalidToken, .sessionEnded, .refreshRejected: .sessionExpired
+        case .invalidPhone, .phoneTaken, .codeRejected: .serverError(status: 400)
+        case .accountNotFound: .serverError(status: 404)
+        case .smsUnavailable: .serverError(status: 503)
         }
     }
 }

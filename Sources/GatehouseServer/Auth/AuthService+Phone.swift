@@ -1,0 +1,84 @@
+import Foundation
+import GatehouseModel
+import Logging
+
+extension AuthService {
+    /// Sends a sign-in or registration code to a phone (seed 004's Send OTP).
+    ///
+    /// Order matters: the number's shape, then every limit, and only then the account check,
+    /// which the limits count like a send, so probing for accounts costs as much as sending.
+    /// With ``PhonePolicy/silentAccountCheck`` an unknown number gets the same answer and no SMS.
+    func sendPhoneCode(
+        _ text: String, country: String?, purpose: PhoneCodePurpose, name: String? = nil, from client: ClientInfo
+    ) async throws -> PhoneCodeSent {
+        guard configuration.phone.enabled else { throw GatehouseError.invalidRequest("phone sign-in is not enabled") }
+        guard text.utf8.count <= PhoneNumber.maximumInputLength else { throw GatehouseError.invalidPhone }
+        let number = try phone.number(text, country: country)
+        return try await sendPhoneCode(to: number, purpose: purpose, name: name, from: client)
+    }
+
+    /// Sends a new code for the phone of an earlier request; the old code stops working.
+    func resendPhoneCode(verificationID: String, from client: ClientInfo) async throws -> PhoneCodeSent {
+        guard configuration.phone.enabled else { throw GatehouseError.invalidRequest("phone sign-in is not enabled") }
+        guard verificationID.utf8.count <= 64, let record = try await phone.codes.phoneCode(id: verificationID),
+              let number = PhoneNumber.parse(record.phone, region: "")
+        else { throw GatehouseError.codeRejected(.expired) }
+        return try await sendPhoneCode(to: number, purpose: record.purpose, name: record.name, from: client)
+    }
+
+    private func sendPhoneCode(
+        to number: PhoneNumber, purpose: PhoneCodePurpose, name: String?, from client: ClientInfo
+    ) async throws -> PhoneCodeSent {
+        try await phone.admitSend(to: number.e164, from: client, now: now)
+        let account = try await users.user(provider: .phone, subject: number.e164)
+        var deliver = true
+        switch purpose {
+        case .signIn where account == nil:
+            guard configuration.phone.silentAccountCheck else { throw GatehouseError.accountNotFound }
+            deliver = false
+        case .register:
+            guard configuration.phone.registration else { throw GatehouseError.invalidRequest("registration is not enabled") }
+            if account != nil { throw GatehouseError.phoneTaken }
+        case .signIn:
+            break
+        }
+        let sent = try await phone.issue(to: number, purpose: purpose, name: name, deliver: deliver, now: now)
+        logger.info("Phone code issued", metadata: [
+            "purpose": "\(purpose.rawValue)", "sms.to": "\(PhoneLog.redacted(number.e164))", "delivered": "\(deliver)",
+            "client.address": "\(client.address)",
+        ])
+        return sent
+    }
+
+    /// The phone grant's verifier: the account a right code proves, created first for a registration.
+    func verifyPhoneCode(_ verificationID: String, code: String) async throws -> UserRecord {
+        let record = try await phone.check(id: verificationID, code: code, now: now)
+        switch record.purpose {
+        case .signIn:
+            // A silent check's code for an unknown number can only fail, like a wrong code.
+            guard let user = try await users.user(provider: .phone, subject: record.phone) else {
+                throw GatehouseError.codeRejected(.expired)
+            }
+            return user
+        case .register:
+            let created = now
+            let user = UserRecord(email: nil, name: PersonName(full: record.name ?? ""), createdAt: created)
+            let identity = IdentityRecord(userID: user.id, provider: .phone, subject: record.phone, verifiedAt: created, createdAt: created)
+            do {
+                try await users.createUser(user, identities: [identity], passwordHash: nil)
+            } catch RepositoryError.duplicateIdentity {
+                throw GatehouseError.phoneTaken
+            }
+            logger.info("Account registered", metadata: ["user.id": "\(user.id)", "method": "phone"])
+            return user
+        }
+    }
+
+    /// The sender `serve` configured, if any.
+    static func sender(for delivery: SMSDelivery, logger: Logger) -> (any SMSSender)? {
+        switch delivery {
+        case .none: nil
+        case .outbox(let path): OutboxSMSSender(path: path, logger: logger)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Crypto
+import Foundation
+import Logging
+
+/// Sends and checks one-time codes: the limits, the code, its HMAC, the SMS.
+///
+/// Codes are 6 digits from the system CSPRNG, stored only as an HMAC-SHA256 under a server
+/// secret (a plain hash of a million possibilities falls to an offline search). Every limit is
+/// a counter in the database, checked before anything is sent or looked up.
+struct PhoneCodeIssuer: Sendable {
+    let codes: any PhoneCodeRepository
+    let throttles: any ThrottleRepository
+    let key: SymmetricKey
+    let sender: (any SMSSender)?
+    let policy: PhonePolicy
+    let logger: Logger
+
+    /// The name of the HMAC key in ``SecretRepository``.
+    static let secretName = "phone-code-hmac-v1"
+
+    /// The number a client typed, if a code may be sent to it: valid, mobile, in an allowed region.
+    func number(_ text: String, country: String?) throws -> PhoneNumber {
+        let region = (country ?? policy.allowedRegions.first ?? "").uppercased()
+        guard let number = PhoneNumber.parse(text, region: region), number.canReceiveSMS,
+              policy.allowedRegions.contains(number.region)
+        else { throw GatehouseError.invalidPhone }
+        return number
+    }
+
+    /// The per-address, resend and per-phone limits, in that order; each refusal says how long to wait.
+    func admitSend(to phone: String, from client: ClientInfo, now: Date) async throws {
+        try await limit("phone-address:\(client.address)", policy.requestsPerAddress, per: policy.addressWindow, now: now)
+        if let current = try await codes.phoneCode(phone: phone), current.consumedAt == nil {
+            let wait = current.createdAt.addingTimeInterval(TimeInterval(policy.resendAfter)).timeIntervalSince(now)
+            if wait > 0 { throw GatehouseError.rateLimited(retryAfter: Int(wait.rounded(.up))) }
+        }
+        let reference = phoneReference(phone)
+        try await limit("phone-sends:\(reference)", policy.sendsPerPhone, per: policy.phoneWindow, now: now)
+        try await limit("phone-day:\(reference)", policy.sendsPerPhonePerDay, per: 24 * 3600, now: now)
+    }
+
+    /// Stores a new code for `phone` (replacing its old one) and, when `deliver`, sends it.
+    func issue(
+        to phone: PhoneNumber, purpose: PhoneCodePurpose, name: String?, deliver: Bool, now: Date
+    ) async throws -> PhoneCodeSent {
+        if deliver {
+            let budget = try await throttles.hit("sms-global", window: 3600, at: now)
+            if budget.count > policy.smsPerHour {
+                logger.warning("SMS budget for this hour is spent", metadata: ["sms.budget": "\(policy.smsPerHour)"])
+                throw GatehouseError.smsUnavailable(retryAfter: Self.wait(until: budget.windowStart, window: 3600, now: now))
+            }
+        }
+        let code = Self.generateCode(length: policy.codeLength)
+        let id = "ghv_" + RefreshToken.generate()
+        let record = PhoneCodeRecord(
+            id: id, phone: phone.e164, purpose: purpose, name: name, codeMAC: mac(id: id, code: code), createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(policy.codeLifetime)), attempts: 0
+        )
+        try await codes.putPhoneCode(record)
+        if deliver {
+            do {
+                guard let sender else { throw SMSDeliveryError("no SMS sender is configured") }
+                try await sender.send(.code(code, to: phone.e164, policy: policy))
+            } catch {
+                try? await codes.deletePhoneCode(id: id)
+                logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(phone.e164))", "error": "\(Self.describe(error))"])
+                throw GatehouseError.smsUnavailable(retryAfter: 30)
+            }
+        }
+        return PhoneCodeSent(
+            verificationID: id, phoneMasked: phone.masked, expiresIn: policy.codeLifetime, resendAfter: policy.resendAfter,
+            codeLength: policy.codeLength
+        )
+    }
+
+    /// The code's record if `code` is right; every try is counted before it is compared.
+    func check(id: String, code: String, now: Date) async throws -> PhoneCodeRecord {
+        guard let claimed = try await codes.claimAttempt(id: id, maximum: policy.maximumAttempts, now: now) else {
+            let record = try await codes.phoneCode(id: id)
+            if let record, record.consumedAt == nil, now < record.expiresAt, record.attempts >= policy.maximumAttempts {
+                throw GatehouseError.codeRejected(.exhausted)
+            }
+            throw GatehouseError.codeRejected(.expired)
+        }
+        if matches(code, id: id, mac: claimed.codeMAC), try await codes.consumePhoneCode(id: id, at: now) { return claimed }
+        let left = policy.maximumAttempts - claimed.attempts
+        throw GatehouseError.codeRejected(left > 0 ? .incorrect(attemptsLeft: left) : .exhausted)
+    }
+
+    /// Counts one event on `key`; over `maximum` in the window, refuses with the wait.
+    private func limit(_ key: String, _ maximum: Int, per window: Int, now: Date) async throws {
+        let counter = try await throttles.hit(key, window: TimeInterval(window), at: now)
+        guard counter.count > maximum else { return }
+        throw GatehouseError.rateLimited(retryAfter: Self.wait(until: counter.windowStart, window: window, now: now))
+    }
+
+    private static func wait(until start: Date, window: Int, now: Date) -> Int {
+        max(1, Int(start.addingTimeInterval(TimeInterval(window)).timeIntervalSince(now).rounded(.up)))
+    }
+
+    /// A stable, keyed reference for a phone in counter keys (never the number itself).
+    private func phoneReference(_ phone: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data("phone:\(phone)".utf8), using: key).prefix(16)
+            .map { String(format: "%02x", $0) }.joined()
+    }
+
+    func mac(id: String, code: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data("\(id):\(code)".utf8), using: key).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Compares in constant time (HMAC verification), whatever `code` is.
+    private func matches(_ code: String, id: String, mac stored: String) -> Bool {
+        guard let expected = Data(hex: stored) else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(expected, authenticating: Data("\(id):\(code)".utf8), using: key)
+    }
+
+    /// `length` decimal digits, uniformly from the system CSPRNG.
+    static func generateCode(length: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<length).map { _ in Character(String(UInt8.random(in: 0...9, using: &generator))) })
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? SMSDeliveryError)?.reason ?? String(describing: type(of: error))
+    }
+}
+
+/// The answer to a code request (`POST /api/auth/phone/otp`).
+struct PhoneCodeSent: Codable, Sendable, Equatable {
+    let verificationID: String
+    let phoneMasked: String
+    let expiresIn: Int
+    let resendAfter: Int
+    let codeLength: Int
+
+    enum CodingKeys: String, CodingKey {
+        case verificationID = "verification_id", phoneMasked = "phone_masked", expiresIn = "expires_in"
+        case resendAfter = "resend_after", codeLength = "code_length"
+    }
+}
