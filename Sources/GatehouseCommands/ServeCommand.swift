@@ -16,6 +16,8 @@ public struct ServeCommand: AsyncParsableCommand {
 
     static let demoEmail = "user@example.com"
     static let demoPassword = "password123"
+    static let demoPhone = "+919876543210"
+    static let demoOutbox = "gatehouse-sms-outbox.jsonl"
 
     @Option(help: "The address to listen on.")
     var host: String = "127.0.0.1"
@@ -54,6 +56,9 @@ public struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds between re-reads of the shared signing keys (default 5).")
     var signingKeyRefresh: Double = GatehouseConfiguration().signingKeyRefreshInterval
+
+    @Option(help: "Append each SMS as a JSON line to this file (development; --demo's default with phone sign-in is ./gatehouse-sms-outbox.jsonl).")
+    var smsOutbox: String?
 
     @Flag(help: "Do not migrate the schema on start (a deploy step runs `gatehouse migrate`); refuse to start if it is not current.")
     var noMigrate = false
@@ -111,14 +116,28 @@ public struct ServeCommand: AsyncParsableCommand {
             let app = try AppConfiguration.load(from: URL(fileURLWithPath: config))
             configuration.login = app.login
             configuration.supabaseAnonKey = app.backend.anonKey
+            configuration.phone.enabled = app.signIn.offers(.phone)
+            configuration.phone.allowedRegions = app.signIn.phoneRegions
+            configuration.phone.registration = app.signIn.phoneRegistration
+            configuration.phone.appName = app.login.appName
         }
+        configuration.phone.originHost = host
+        // The outbox is never chosen silently: only by --sms-outbox, or by --demo.
+        let outbox = smsOutbox ?? (demo && configuration.phone.enabled ? Self.demoOutbox : nil)
+        if let outbox { configuration.sms = .outbox(path: outbox) }
+        if demo, configuration.phone.enabled { try await ensureDemoPhoneAccount() }
         if let anonKey { configuration.supabaseAnonKey = anonKey }
         let demo = demo
         let host = host
         let scheme = connections.scheme
         let supabase = configuration.supabaseAnonKey != nil
+        let phoneDemo = demo && configuration.phone.enabled ? outbox : nil
         let app = try await buildApplication(configuration, logger: Logger(label: "gatehouse")) { boundPort in
             Self.announce(url: "\(scheme)://\(host):\(boundPort)", demo: demo, supabase: supabase)
+            if let phoneDemo {
+                let path = URL(fileURLWithPath: phoneDemo).standardizedFileURL.path
+                FileHandle.standardOutput.write(Data("Demo phone: +91 98765 43210 (Demo User); codes are written to \(path)\n".utf8))
+            }
         }
         try await app.runService()
     }
@@ -128,6 +147,13 @@ public struct ServeCommand: AsyncParsableCommand {
             // Never reset: a changed password or a lock is the operator's (`users set-password`, `users unlock`).
             guard try await !admin.list().contains(where: { $0.email == Self.demoEmail }) else { return }
             try await admin.create(email: Self.demoEmail, name: "Demo User", password: Self.demoPassword)
+        }
+    }
+
+    private func ensureDemoPhoneAccount() async throws {
+        try await storage.withAdministration { admin in
+            for user in try await admin.list() where try await admin.phone(of: user) == Self.demoPhone { return }
+            try await admin.create(phone: Self.demoPhone, name: "Demo User")
         }
     }
 

@@ -33,7 +33,7 @@ import Testing
         let create = try await CLIProcess.run(["users", "create", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace",
                                          "--password-stdin"] + database, input: "analytical\n", in: state)
         #expect(create.status == 0, "\(create.stderr)")
-        #expect(try await CLIProcess.run(["users", "list"] + database, in: state).stdout.contains("ada@example.com\tAda Lovelace"))
+        #expect(try await CLIProcess.run(["users", "list"] + database, in: state).stdout.contains("ada@example.com\t-\tAda Lovelace"))
         let both = try await CLIProcess.run(["users", "create", "--email", "b@example.com", "--name", "B", "--first-name", "B"] + database, in: state)
         #expect(both.status == 64 && both.stderr.split(separator: "\n").count == 1)
     }

@@ -14,10 +14,10 @@ import FoundationNetworking
     }
 
     /// Starts `serve --demo` on a free port and waits for its announcement.
-    static func startDemo(in directory: URL) async throws -> Demo {
+    static func startDemo(in directory: URL, arguments: [String] = [], waitFor marker: String = "Try: ") async throws -> Demo {
         let process = Process()
         process.executableURL = CLIProcess.binary
-        process.arguments = ["serve", "--demo", "--port", "0", "--database", "demo.sqlite", "--log-level", "warning"]
+        process.arguments = ["serve", "--demo", "--port", "0", "--database", "demo.sqlite", "--log-level", "warning"] + arguments
         process.currentDirectoryURL = directory
         let stdout = Pipe()
         process.standardOutput = stdout
@@ -30,7 +30,7 @@ import FoundationNetworking
         try process.run()
         // Polled without blocking a thread of the cooperative pool, which other tests' servers need.
         let deadline = Date().addingTimeInterval(60)
-        while !collected.withLock({ $0.contains("Try: ") }), Date() < deadline, process.isRunning {
+        while !collected.withLock({ $0.contains(marker) }), Date() < deadline, process.isRunning {
             try await Task.sleep(for: .milliseconds(20))
         }
         stdout.fileHandleForReading.readabilityHandler = nil
@@ -57,6 +57,38 @@ import FoundationNetworking
         demo.process.terminate()
         demo.process.waitUntilExit()
         #expect(demo.process.terminationStatus == 0, "SIGTERM shuts the server down cleanly")
+    }
+
+    @Test func seed004_demoWithUrbanNestsConfigSignsInByPhoneWithTheCodeFromTheOutbox() async throws {
+        let directory = try CLIProcess.temporaryDirectory()
+        let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/004-urbannest/gatehouse.json").path
+        let demo = try await Self.startDemo(in: directory, arguments: ["--config", config], waitFor: "Demo phone:")
+        defer { if demo.process.isRunning { demo.process.terminate() } }
+        let outbox = directory.appendingPathComponent("gatehouse-sms-outbox.jsonl").standardizedFileURL.path
+        #expect(demo.output.contains("Demo phone: +91 98765 43210 (Demo User); codes are written to \(outbox)"))
+        let (sentData, sent) = try await Self.post(#"{"phone":"98765 43210","country":"IN"}"#, to: "api/auth/phone/otp", at: demo.url)
+        #expect(sent.statusCode == 200)
+        let verificationID = try #require((try JSONSerialization.jsonObject(with: sentData) as? [String: Any])?["verification_id"] as? String)
+        let line = try #require(try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n").last)
+        let code = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["code"] as? String)
+        let (data, verified) = try await Self.post(
+            #"{"verification_id":"\#(verificationID)","code":"\#(code)"}"#, to: "api/auth/phone/verify", at: demo.url
+        )
+        #expect(verified.statusCode == 200)
+        let user = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["user"] as? [String: Any]
+        #expect(user?["firstName"] as? String == "Demo" && user?["lastName"] as? String == "User")
+        let attributes = try FileManager.default.attributesOfItem(atPath: outbox)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "codes are readable by the owner only")
+    }
+
+    static func post(_ json: String, to path: String, at url: URL) async throws -> (Data, HTTPURLResponse) {
+        var request = URLRequest(url: url.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(json.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return (data, try #require(response as? HTTPURLResponse))
     }
 
     /// Posts seed 000's demo credentials to `/api/auth/login`.

@@ -23,16 +23,35 @@ import Testing
         #expect(badEmail.stderr == "gatehouse: Please enter a valid email\n")
 
         #expect(try await run(["lock", "--email", "jane@example.com"]).stdout == "Locked jane@example.com\n")
-        #expect(try await run(["list"]).stdout.contains("jane@example.com\tJane Doe\tlocked\t"))
+        #expect(try await run(["list"]).stdout.contains("jane@example.com\t-\tJane Doe\tlocked\t"))
         #expect(try await run(["unlock", "--email", "JANE@example.com"]).status == 0)
-        #expect(try await run(["list"]).stdout.contains("jane@example.com\tJane Doe\tactive\t"))
+        #expect(try await run(["list"]).stdout.contains("jane@example.com\t-\tJane Doe\tactive\t"))
         #expect(try await run(["set-password", "--email", "jane@example.com", "--password-stdin"], input: "battery staple").status == 0)
         #expect(try await run(["delete", "--email", "jane@example.com"]).status == 0)
-        #expect(try await run(["list"]).stdout == "EMAIL\tNAME\tSTATUS\tCREATED\n")
+        #expect(try await run(["list"]).stdout == "EMAIL\tPHONE\tNAME\tSTATUS\tCREATED\n")
 
         let missing = try await run(["delete", "--email", "jane@example.com"])
         #expect(missing.status != 0)
         #expect(missing.stderr == "gatehouse: No account has the email jane@example.com\n")
+    }
+
+    @Test func aPhoneAccountNeedsNoEmailOrPasswordAndIsListedWithItsNumber() async throws {
+        let directory = try CLIProcess.temporaryDirectory()
+        func run(_ arguments: [String]) async throws -> CLIProcess.Result {
+            try await CLIProcess.run(["users"] + arguments + ["--database", "accounts.sqlite"], in: directory)
+        }
+        let created = try await run(["create", "--phone", "+919876543210", "--name", "Asha Rao"])
+        #expect(created.status == 0 && created.stdout.hasPrefix("Created +919876543210 ("))
+        let national = try await run(["create", "--phone", "91234 56789", "--country", "IN", "--name", "Ravi Kumar"])
+        #expect(national.stdout.hasPrefix("Created +919123456789 ("))
+        let list = try await run(["list"]).stdout
+        #expect(list.contains("-\t+919876543210\tAsha Rao\tactive\t") && list.contains("-\t+919123456789\tRavi Kumar\tactive\t"))
+        let taken = try await run(["create", "--phone", "+91 98765 43210", "--name", "Someone Else"])
+        #expect(taken.status != 0 && taken.stderr == "gatehouse: An account with the phone +919876543210 already exists\n")
+        let invalid = try await run(["create", "--phone", "12345", "--country", "IN", "--name", "X"])
+        #expect(invalid.status != 0 && invalid.stderr == "gatehouse: 12345 is not a valid phone number\n")
+        let both = try await run(["create", "--phone", "+919876543210", "--email", "a@example.com", "--name", "X"])
+        #expect(both.status != 0 && both.stderr.contains("give exactly one of --email and --phone"))
     }
 
     @Test func databaseFileIsOwnerOnly() async throws {

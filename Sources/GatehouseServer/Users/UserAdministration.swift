@@ -75,6 +75,11 @@ public struct UserAdministration: Sendable {
         return user
     }
 
+    /// The account's phone (E.164), if it signs in by phone.
+    public func phone(of user: UserRecord) async throws -> String? {
+        try await users.identities(userID: user.id).first { $0.provider == .phone }?.subject
+    }
+
     /// Every account, oldest first.
     public func list() async throws -> [UserRecord] {
         try await users.allUsers()

@@ -1,14 +1,20 @@
 import Foundation
 
-/// An app file as `examples/` holds them: the login screen under `"login"` and the API under
-/// `"backend"`. Both keys are optional; any other key is an error.
+/// An app file as `examples/` holds them: the login screen under `"login"`, the API under
+/// `"backend"` and the ways in under `"signIn"`. Every key is optional; any other is an error.
 public struct AppConfiguration: Equatable, Sendable {
     public var login: LoginConfiguration
     public var backend: BackendConfiguration
+    /// The ways in: email, phone, Google.
+    public var signIn: SignInMethods
 
-    public init(login: LoginConfiguration = .standard, backend: BackendConfiguration = BackendConfiguration()) {
+    public init(
+        login: LoginConfiguration = .standard, backend: BackendConfiguration = BackendConfiguration(),
+        signIn: SignInMethods = SignInMethods()
+    ) {
         self.login = login
         self.backend = backend
+        self.signIn = signIn
     }
 
     /// Reads an app file.
@@ -19,14 +25,15 @@ public struct AppConfiguration: Equatable, Sendable {
 }
 
 extension AppConfiguration: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend }
+    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn }
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             login: try container.decodeIfPresent(LoginConfiguration.self, forKey: .login) ?? .standard,
-            backend: try container.decodeIfPresent(BackendConfiguration.self, forKey: .backend) ?? BackendConfiguration()
+            backend: try container.decodeIfPresent(BackendConfiguration.self, forKey: .backend) ?? BackendConfiguration(),
+            signIn: try container.decodeIfPresent(SignInMethods.self, forKey: .signIn) ?? SignInMethods()
         )
     }
 }

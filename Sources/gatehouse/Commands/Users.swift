@@ -38,9 +38,13 @@ extension AccountAction {
 
 extension Gatehouse.Users {
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an account; the password is prompted for.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create an account: by email (the password is prompted for) or by phone (no password)."
+        )
         @OptionGroup var storage: DatabaseOptions
-        @OptionGroup var account: AccountOptions
+        @Option(help: "The account's email.") var email: String?
+        @Option(help: "The account's mobile number: +919876543210, or national with --country.") var phone: String?
+        @Option(help: "The region a national --phone is dialled in (ISO 3166, e.g. IN).") var country: String?
         @Option(help: "The account holder's full name; split at the first space into first and last name.")
         var name: String?
         @Option(help: "The first name (instead of --name).") var firstName: String?
@@ -56,14 +60,26 @@ extension Gatehouse.Users {
                 throw ValidationError("give either --name or --first-name/--last-name, not both")
             }
             if personName.first.isEmpty { throw ValidationError("a name is required: --name or --first-name must not be empty") }
+            if (email == nil) == (phone == nil) { throw ValidationError("give exactly one of --email and --phone") }
+            if country != nil, phone == nil { throw ValidationError("--country goes with --phone") }
+            if phone != nil, passwordStdin { throw ValidationError("a phone account has no password") }
         }
 
         func run() async throws {
+            if let phone {
+                let user = try await storage.withAdministration {
+                    try await $0.create(phone: phone, region: country ?? "", name: personName.full)
+                }
+                let e164 = try await storage.withAdministration { try await $0.phone(of: user) }
+                print("Created \(e164 ?? phone) (\(user.id))")
+                return
+            }
+            let email = email ?? ""
             let password = try PasswordInput.read(fromStandardInput: passwordStdin, confirm: true)
             let user = try await storage.withAdministration {
-                try await $0.create(email: account.email, name: personName, password: password)
+                try await $0.create(email: email, name: personName, password: password)
             }
-            print("Created \(user.email ?? account.email) (\(user.id))")
+            print("Created \(user.email ?? email) (\(user.id))")
         }
     }
 
@@ -72,12 +88,16 @@ extension Gatehouse.Users {
         @OptionGroup var storage: DatabaseOptions
 
         func run() async throws {
-            let users = try await storage.withAdministration { try await $0.list() }
+            let users = try await storage.withAdministration { admin in
+                var rows: [(UserRecord, String?)] = []
+                for user in try await admin.list() { rows.append((user, try await admin.phone(of: user))) }
+                return rows
+            }
             let formatter = ISO8601DateFormatter()
-            print(["EMAIL", "NAME", "STATUS", "CREATED"].joined(separator: "\t"))
-            for user in users {
+            print(["EMAIL", "PHONE", "NAME", "STATUS", "CREATED"].joined(separator: "\t"))
+            for (user, phone) in users {
                 let status = user.lockedAt == nil ? "active" : "locked"
-                print([user.email ?? "-", user.name, status, formatter.string(from: user.createdAt)].joined(separator: "\t"))
+                print([user.email ?? "-", phone ?? "-", user.name, status, formatter.string(from: user.createdAt)].joined(separator: "\t"))
             }
         }
     }
