@@ -11,15 +11,14 @@ extension AuthService {
     func sendPhoneCode(
         _ text: String, country: String?, purpose: PhoneCodePurpose, name: String? = nil, from client: ClientInfo
     ) async throws -> PhoneCodeSent {
-        guard configuration.phone.enabled else { throw GatehouseError.invalidRequest("phone sign-in is not enabled") }
-        guard text.utf8.count <= PhoneNumber.maximumInputLength else { throw GatehouseError.invalidPhone }
+        try requirePhoneSignIn()
         let number = try phone.number(text, country: country)
         return try await sendPhoneCode(to: number, purpose: purpose, name: name, from: client)
     }
 
     /// Sends a new code for the phone of an earlier request; the old code stops working.
     func resendPhoneCode(verificationID: String, from client: ClientInfo) async throws -> PhoneCodeSent {
-        guard configuration.phone.enabled else { throw GatehouseError.invalidRequest("phone sign-in is not enabled") }
+        try requirePhoneSignIn()
         guard verificationID.utf8.count <= 64, let record = try await phone.codes.phoneCode(id: verificationID),
               let number = PhoneNumber.parse(record.phone, region: "")
         else { throw GatehouseError.codeRejected(.expired) }
@@ -61,17 +60,20 @@ extension AuthService {
             }
             return user
         case .register:
-            let created = now
-            let user = UserRecord(email: nil, name: PersonName(full: record.name ?? ""), createdAt: created)
-            let identity = IdentityRecord(userID: user.id, provider: .phone, subject: record.phone, verifiedAt: created, createdAt: created)
+            let user: UserRecord
             do {
-                try await users.createUser(user, identities: [identity], passwordHash: nil)
+                user = try await users.createPhoneAccount(phone: record.phone, name: PersonName(full: record.name ?? ""), at: now)
             } catch RepositoryError.duplicateIdentity {
                 throw GatehouseError.phoneTaken
             }
             logger.info("Account registered", metadata: ["user.id": "\(user.id)", "method": "phone"])
             return user
         }
+    }
+
+    /// Refuses every phone operation of a server whose app does not offer phone sign-in.
+    func requirePhoneSignIn() throws {
+        guard configuration.phone.enabled else { throw GatehouseError.invalidRequest("phone sign-in is not enabled") }
     }
 
     /// The sender `serve` configured, if any.

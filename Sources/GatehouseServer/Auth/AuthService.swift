@@ -42,8 +42,8 @@ public struct AuthService: Sendable {
             PhoneCodeIssuer.secretName, orInsert: Data(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
         )
         phone = PhoneCodeIssuer(
-            codes: repository, throttles: repository, key: SymmetricKey(data: phoneKey), sender: Self.sender(for: configuration.sms, logger: logger),
-            policy: configuration.phone, logger: logger
+            codes: repository, throttles: repository, key: SymmetricKey(data: phoneKey), references: limiter.keys,
+            sender: Self.sender(for: configuration.sms, logger: logger), policy: configuration.phone, logger: logger
         )
         dummyHash = try await hasher.hash(RefreshToken.generate())
     }
@@ -102,7 +102,7 @@ public struct AuthService: Sendable {
                 throw GatehouseError.invalidRequest("password must be at most \(Self.maximumPasswordBytes) bytes")
             }
         case .phoneCode(let verificationID, let code):
-            guard configuration.phone.enabled else { throw GatehouseError.invalidRequest("phone sign-in is not enabled") }
+            try requirePhoneSignIn()
             guard !verificationID.isEmpty, verificationID.utf8.count <= 64 else {
                 throw GatehouseError.invalidRequest("verification_id must be 1 to 64 bytes")
             }

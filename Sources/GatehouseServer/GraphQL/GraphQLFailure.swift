@@ -39,7 +39,7 @@ enum GraphQLFailure {
         case .refreshRejected(let failure): (failure.rawValue.uppercased(), failure.message, nil)
         case .invalidPhone, .accountNotFound, .phoneTaken, .codeRejected, .smsUnavailable:
             // One wording for every surface: the REST rendering's code and message.
-            (APIError(error).code.uppercased(), APIError(error).message, APIError(error).retryAfter)
+            { rest in (rest.code.uppercased(), rest.message, rest.retryAfter) }(APIError(error))
         }
         var extensions: [String: Map] = ["code": .string(code)]
         if let retryAfter { extensions["retryAfter"] = .number(Number(retryAfter)) }

@@ -10,7 +10,10 @@ import Logging
 struct PhoneCodeIssuer: Sendable {
     let codes: any PhoneCodeRepository
     let throttles: any ThrottleRepository
+    /// Keys the code MACs.
     let key: SymmetricKey
+    /// Keyed references for counter keys, the same the sign-in limits use.
+    let references: AccountKeys
     let sender: (any SMSSender)?
     let policy: PhonePolicy
     let logger: Logger
@@ -34,7 +37,7 @@ struct PhoneCodeIssuer: Sendable {
             let wait = current.createdAt.addingTimeInterval(TimeInterval(policy.resendAfter)).timeIntervalSince(now)
             if wait > 0 { throw GatehouseError.rateLimited(retryAfter: Int(wait.rounded(.up))) }
         }
-        let reference = phoneReference(phone)
+        let reference = references.reference(for: "phone:\(phone)")
         try await limit("phone-sends:\(reference)", policy.sendsPerPhone, per: policy.phoneWindow, now: now)
         try await limit("phone-day:\(reference)", policy.sendsPerPhonePerDay, per: 24 * 3600, now: now)
     }
@@ -96,12 +99,6 @@ struct PhoneCodeIssuer: Sendable {
 
     private static func wait(until start: Date, window: Int, now: Date) -> Int {
         max(1, Int(start.addingTimeInterval(TimeInterval(window)).timeIntervalSince(now).rounded(.up)))
-    }
-
-    /// A stable, keyed reference for a phone in counter keys (never the number itself).
-    private func phoneReference(_ phone: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data("phone:\(phone)".utf8), using: key).prefix(16)
-            .map { String(format: "%02x", $0) }.joined()
     }
 
     func mac(id: String, code: String) -> String {

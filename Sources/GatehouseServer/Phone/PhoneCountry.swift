@@ -35,13 +35,12 @@ public struct PhoneCountry: Codable, Sendable, Equatable {
         let dial = "+\(info.country_code)"
         let international = PhoneNumber.string(&info.example_international)
         let national = international.hasPrefix(dial) ? String(international.dropFirst(dial.count)).trimmingCharacters(in: .whitespaces) : ""
-        let groups = national.split(whereSeparator: { !$0.isNumber }).map(\.count)
+        let groups = national.split(whereSeparator: { !$0.isNumber })
         return PhoneCountry(
             code: code, dialCode: dial,
             name: Locale(identifier: language).localizedString(forRegionCode: code) ?? code,
             flag: String(String.UnicodeScalarView(code.unicodeScalars.compactMap { Unicode.Scalar(0x1F1A5 + $0.value) })),
-            example: groups.isEmpty ? "" : national.split(whereSeparator: { !$0.isNumber }).joined(separator: " "),
-            digits: groups.reduce(0, +), grouping: groups
+            example: groups.joined(separator: " "), digits: groups.reduce(0) { $0 + $1.count }, grouping: groups.map(\.count)
         )
     }
 

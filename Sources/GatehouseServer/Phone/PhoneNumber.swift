@@ -26,7 +26,7 @@ public struct PhoneNumber: Sendable, Equatable {
     public var canReceiveSMS: Bool { isValid && (kind == .mobile || kind == .fixedLineOrMobile) }
 
     /// Inputs longer than this are refused before the library sees them.
-    static let maximumInputLength = 64
+    private static let maximumInputLength = 64
 
     /// Parses `text` as dialled in `region`; a leading `+` overrides the region. `nil` when it is
     /// not a phone number at all.
@@ -45,15 +45,12 @@ public struct PhoneNumber: Sendable, Equatable {
 
     /// The last four digits, the rest masked: `+91 ••••• •3210`.
     public var masked: String {
-        var digitsSeen = 0
-        let total = international.filter(\.isNumber).count
-        let prefix = "+\(countryCode)"
-        let rest = international.dropFirst(prefix.count)
-        let countryDigits = String(countryCode).count
-        return prefix + String(rest.map { character -> Character in
+        let national = international.dropFirst("+\(countryCode)".count)
+        var digitsLeft = national.filter(\.isNumber).count
+        return "+\(countryCode)" + String(national.map { character -> Character in
             guard character.isNumber else { return character }
-            digitsSeen += 1
-            return digitsSeen + countryDigits > total - 4 ? character : "•"
+            digitsLeft -= 1
+            return digitsLeft < 4 ? character : "•"
         })
     }
 

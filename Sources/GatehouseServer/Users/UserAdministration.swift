@@ -64,15 +64,11 @@ public struct UserAdministration: Sendable {
         guard let number = PhoneNumber.parse(phone, region: region), number.isValid else {
             throw AdministrationError.invalidPhone(phone)
         }
-        let now = clock()
-        let user = UserRecord(email: nil, name: PersonName(full: name), createdAt: now)
-        let identity = IdentityRecord(userID: user.id, provider: .phone, subject: number.e164, verifiedAt: now, createdAt: now)
         do {
-            try await users.createUser(user, identities: [identity], passwordHash: nil)
+            return try await users.createPhoneAccount(phone: number.e164, name: PersonName(full: name), at: clock())
         } catch RepositoryError.duplicateIdentity {
             throw AdministrationError.phoneTaken(number.e164)
         }
-        return user
     }
 
     /// The account's phone (E.164), if it signs in by phone.
