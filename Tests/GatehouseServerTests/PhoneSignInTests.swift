@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 @testable import GatehouseServer
 import HTTPTypes
 import Hummingbird

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseModel
 import Logging
 
 /// Sends and checks one-time codes: the limits, the code, its HMAC, the SMS.
@@ -119,19 +120,5 @@ struct PhoneCodeIssuer: Sendable {
 
     private static func describe(_ error: any Error) -> String {
         (error as? SMSDeliveryError)?.reason ?? String(describing: type(of: error))
-    }
-}
-
-/// The answer to a code request (`POST /api/auth/phone/otp`).
-struct PhoneCodeSent: Codable, Sendable, Equatable {
-    let verificationID: String
-    let phoneMasked: String
-    let expiresIn: Int
-    let resendAfter: Int
-    let codeLength: Int
-
-    enum CodingKeys: String, CodingKey {
-        case verificationID = "verification_id", phoneMasked = "phone_masked", expiresIn = "expires_in"
-        case resendAfter = "resend_after", codeLength = "code_length"
     }
 }

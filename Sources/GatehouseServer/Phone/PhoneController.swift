@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import Hummingbird
 
 /// Seed 004's phone routes: the country list, sending and resending codes, registering, verifying.

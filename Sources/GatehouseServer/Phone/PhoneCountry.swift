@@ -1,31 +1,8 @@
 import CPhoneNumber
 import Foundation
+import GatehouseModel
 
-/// What a phone screen needs about one region: what `GET /api/auth/phone/countries` lists.
-///
-/// LoginCore and the web page format and pre-check numbers from this data; the server, with
-/// libphonenumber, stays the authority on what is valid.
-public struct PhoneCountry: Codable, Sendable, Equatable {
-    /// ISO 3166 alpha-2 (`IN`).
-    public let code: String
-    /// `+91`.
-    public let dialCode: String
-    /// The region's name in the requested language (CLDR, through Foundation's `Locale`).
-    public let name: String
-    /// The flag emoji (regional indicator symbols).
-    public let flag: String
-    /// An example mobile number as the screen shows it (`81234 56789`).
-    public let example: String
-    /// How many national digits a mobile number has (10 for India).
-    public let digits: Int
-    /// Group sizes for formatting as you type (`[5, 5]` → `98765 43210`).
-    public let grouping: [Int]
-
-    enum CodingKeys: String, CodingKey {
-        case code, name, flag, example, digits, grouping
-        case dialCode = "dial_code"
-    }
-
+extension PhoneCountry {
     /// The region, or `nil` when libphonenumber does not know it.
     public static func make(_ region: String, language: String = "en") -> PhoneCountry? {
         let code = region.uppercased()

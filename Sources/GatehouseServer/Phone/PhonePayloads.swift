@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 
 /// The body of `POST /api/auth/phone/otp`: a national number and its region, or a full `+…` number.
 struct PhoneCodeRequest: Decodable {

@@ -62,13 +62,8 @@ public struct LoginForm: Sendable {
 
     /// Advances the cooldown; ends it, enabling submit and announcing so, once its time has come.
     private func tick(_ now: Date, in state: inout LoginState) -> [LoginEffect] {
-        let until: Date
-        switch state.cooldown {
-        case nil: return []
-        case .starting(let seconds): until = now.addingTimeInterval(TimeInterval(seconds))
-        case .until(let date): until = date
-        }
-        let remaining = Int(until.timeIntervalSince(now).rounded(.up))
+        guard let cooldown = state.cooldown else { return [] }
+        let (until, remaining) = cooldown.resolved(at: now)
         guard remaining > 0 else {
             state.cooldown = nil
             state.retryCountdown = nil

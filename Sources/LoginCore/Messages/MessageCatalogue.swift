@@ -41,7 +41,12 @@ extension MessageCatalogue {
 
     /// The countdown text for the seconds left, as `m:ss`.
     public func retryCountdownText(seconds: Int) -> String {
-        text(.retryCountdown, ["time": "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"])
+        text(.retryCountdown, ["time": Self.clock(seconds)])
+    }
+
+    /// Seconds as `m:ss` (`90` → `1:30`).
+    static func clock(_ seconds: Int) -> String {
+        "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"
     }
 }
 

@@ -33,6 +33,45 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case retryReady
     case signingIn
     case signedIn
+    // Phone sign-in (seed 004). `{digits}`, `{country}`, `{dialCode}`, `{example}`, `{phone}`,
+    // `{length}` and `{attempts}` are filled in where they appear.
+    case phoneLabel
+    case phonePlaceholder
+    case countryCodeLabel
+    case sendCode
+    case codeSentButton
+    case phoneInvalid
+    case phoneInvalidAnnouncement
+    case phoneValid
+    case sendingCode
+    case codeSent
+    case accountNotFound
+    case phoneTaken
+    case sendCodeOffline
+    case smsUnavailable
+    case noAccountPrompt
+    case createAccount
+    case orDivider
+    case registerTitle
+    case registerSubtitle
+    case nameLabel
+    case nameRequired
+    case haveAccountPrompt
+    case signInLink
+    // Code entry.
+    case codeTitle
+    case codeSubtitle
+    case codeLabel
+    case verifyCode
+    case verifyingCode
+    case changeNumber
+    case resendCode
+    case resendCountdown
+    case codeResent
+    case codeIncomplete
+    case codeIncorrect
+    case codeExpired
+    case codeAttemptsExceeded
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {
@@ -65,6 +104,50 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .retryReady: "You can try again now."
         case .signingIn: "Signing in"
         case .signedIn: "Signed in"
+        default: phoneDefaultText
+        }
+    }
+
+    /// The default copy of the phone and code screens: seed 004's where it has some.
+    private var phoneDefaultText: String {
+        switch self {
+        case .phoneLabel: "Mobile Number"
+        case .phonePlaceholder: "{example}"
+        case .countryCodeLabel: "Country code, {country} {dialCode}"
+        case .sendCode: "Send OTP"
+        case .codeSentButton: "Sent ✓"
+        case .phoneInvalid: "Please enter a valid {digits}-digit mobile number"
+        case .phoneInvalidAnnouncement: "Error. Please enter a valid phone number"
+        case .phoneValid: "Valid phone number"
+        case .sendingCode: "Sending verification code"
+        case .codeSent: "Code sent"
+        case .accountNotFound: "No account found. Create one?"
+        case .phoneTaken: "This number already has an account. Sign in instead."
+        case .sendCodeOffline: "Unable to send OTP. Check your connection."
+        case .smsUnavailable: "We could not send a code just now. Please try again in a minute."
+        case .noAccountPrompt: "Don't have an account?"
+        case .createAccount: "Create Account"
+        case .orDivider: "OR"
+        case .registerTitle: "Create Account"
+        case .registerSubtitle: "Sign up with your mobile number"
+        case .nameLabel: "Full Name"
+        case .nameRequired: "Please enter your name"
+        case .haveAccountPrompt: "Already have an account?"
+        case .signInLink: "Log in here"
+        case .codeTitle: "Enter verification code"
+        case .codeSubtitle: "We sent a {length}-digit code to {phone}"
+        case .codeLabel: "Verification code"
+        case .verifyCode: "Verify"
+        case .verifyingCode: "Verifying code"
+        case .changeNumber: "Change number"
+        case .resendCode: "Resend code"
+        case .resendCountdown: "Resend code in {time}"
+        case .codeResent: "A new code was sent"
+        case .codeIncomplete: "Enter the {length}-digit code"
+        case .codeIncorrect: "Incorrect code. Tries left: {attempts}"
+        case .codeExpired: "This code has expired. Request a new one."
+        case .codeAttemptsExceeded: "Too many incorrect tries. Request a new code."
+        default: ""
         }
     }
 }

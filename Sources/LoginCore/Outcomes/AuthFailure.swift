@@ -19,6 +19,20 @@ public enum AuthFailure: Error, Equatable, Sendable {
     case rateLimited(retryAfter: Int?)
     /// The stored session ended; the user must sign in again (seed 003).
     case sessionExpired
+    /// The server refused the phone number (seed 004).
+    case invalidPhone
+    /// No account has this number (seed 004: "No account found. Create one?").
+    case accountNotFound
+    /// Registration: the number already has an account.
+    case phoneTaken
+    /// The SMS provider failed; not the user's connection.
+    case smsUnavailable(retryAfter: Int?)
+    /// A wrong one-time code, with the tries the code has left when the server said.
+    case codeIncorrect(attemptsLeft: Int?)
+    /// The code expired, was used, or was replaced by a resend.
+    case codeExpired
+    /// Too many wrong tries burned the code.
+    case codeAttemptsExceeded
 
     /// The catalogue text for this failure.
     public func message(in messages: MessageCatalogue) -> String {
@@ -31,6 +45,13 @@ public enum AuthFailure: Error, Equatable, Sendable {
         case .emailNotVerified: messages.text(.emailNotVerified)
         case .rateLimited(let seconds): messages.rateLimitedText(seconds: seconds)
         case .sessionExpired: messages.text(.sessionExpired)
+        case .invalidPhone: messages.text(.phoneInvalidAnnouncement)
+        case .accountNotFound: messages.text(.accountNotFound)
+        case .phoneTaken: messages.text(.phoneTaken)
+        case .smsUnavailable: messages.text(.smsUnavailable)
+        case .codeIncorrect(let left): messages.text(.codeIncorrect, ["attempts": left.map(String.init) ?? "a few"])
+        case .codeExpired: messages.text(.codeExpired)
+        case .codeAttemptsExceeded: messages.text(.codeAttemptsExceeded)
         }
     }
 
