@@ -50,6 +50,8 @@ public struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var abuse: AbuseOptions
 
+    @OptionGroup(title: "Phone sign-in") var phone: PhoneOptions
+
     @OptionGroup var connections: ConnectionOptions
 
     @OptionGroup var kek: KeyEncryptionOptions
@@ -109,6 +111,7 @@ public struct ServeCommand: AsyncParsableCommand {
         configuration.webSessionIdleTimeout = webIdleTimeout
         try abuse.apply(to: &configuration)
         connections.apply(to: &configuration)
+        phone.apply(to: &configuration)
         configuration.keyEncryptionKey = try kek.resolved()
         configuration.migrateOnStart = !noMigrate
         configuration.signingKeyRefreshInterval = signingKeyRefresh
@@ -116,6 +119,7 @@ public struct ServeCommand: AsyncParsableCommand {
             let app = try AppConfiguration.load(from: URL(fileURLWithPath: config))
             configuration.login = app.login
             configuration.supabaseAnonKey = app.backend.anonKey
+            configuration.signInMethods = app.signIn
             configuration.phone.enabled = app.signIn.offers(.phone)
             configuration.phone.allowedRegions = app.signIn.phoneRegions
             configuration.phone.registration = app.signIn.phoneRegistration

@@ -41,6 +41,8 @@ public struct GatehouseConfiguration: Sendable {
     public var supabaseAnonKey: String?
     /// Sign-in limits and back-off.
     public var abuse = AbusePolicy()
+    /// The ways in the app file lists, in the order its screen shows them.
+    public var signInMethods = SignInMethods()
     /// Phone sign-in: regions, codes and their limits (seed 004).
     public var phone = PhonePolicy()
     /// Where SMS go (`serve --sms-outbox`, …).

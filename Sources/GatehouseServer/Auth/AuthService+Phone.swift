@@ -71,6 +71,25 @@ extension AuthService {
         }
     }
 
+    /// Where a code stands now, for a code screen rendered later (the web page): the masked
+    /// number, seconds to expiry and to the next resend, and tries used. `nil` for an unknown or
+    /// used code; an expired or burned one is returned so the screen can offer a resend.
+    func phoneCodeStatus(verificationID: String) async throws -> PhoneCodeStatus? {
+        try requirePhoneSignIn()
+        guard verificationID.utf8.count <= 64, let record = try await phone.codes.phoneCode(id: verificationID),
+              record.consumedAt == nil, let number = PhoneNumber.parse(record.phone, region: "")
+        else { return nil }
+        let policy = configuration.phone
+        let resendAt = record.createdAt.addingTimeInterval(TimeInterval(policy.resendAfter))
+        let sent = PhoneCodeSent(
+            verificationID: record.id, phoneMasked: number.masked,
+            expiresIn: max(0, Int(record.expiresAt.timeIntervalSince(now).rounded(.up))),
+            resendAfter: max(0, Int(resendAt.timeIntervalSince(now).rounded(.up))), codeLength: policy.codeLength
+        )
+        let failure: CodeFailure? = record.attempts >= policy.maximumAttempts ? .exhausted : (sent.expiresIn == 0 ? .expired : nil)
+        return PhoneCodeStatus(sent: sent, attemptsUsed: record.attempts, purpose: record.purpose, failure: failure)
+    }
+
     /// Refuses every phone operation of a server whose app does not offer phone sign-in.
     func requirePhoneSignIn() throws {
         guard configuration.phone.enabled else { throw GatehouseError.invalidRequest("phone sign-in is not enabled") }
@@ -83,4 +102,15 @@ extension AuthService {
         case .outbox(let path): OutboxSMSSender(path: path, logger: logger)
         }
     }
+}
+
+/// A live code as a code screen shows it.
+struct PhoneCodeStatus: Sendable {
+    /// The code's masked number, with its timings counted from now.
+    let sent: PhoneCodeSent
+    /// Wrong tries so far.
+    let attemptsUsed: Int
+    let purpose: PhoneCodePurpose
+    /// Why the code can no longer be used, if it cannot.
+    let failure: CodeFailure?
 }

@@ -55,7 +55,7 @@ struct PhoneCodeIssuer: Sendable {
             }
         }
         let code = Self.generateCode(length: policy.codeLength)
-        let id = "ghv_" + RefreshToken.generate()
+        let id = RefreshToken.generate(prefix: "ghv_")
         let record = PhoneCodeRecord(
             id: id, phone: phone.e164, purpose: purpose, name: name, codeMAC: mac(id: id, code: code), createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(policy.codeLifetime)), attempts: 0

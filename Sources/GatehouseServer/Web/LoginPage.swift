@@ -53,4 +53,26 @@ struct LoginPage {
         // "<" never appears raw, so no text can close the script element early.
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
+
+    /// The theme's colours as CSS custom properties, light first, then dark for
+    /// `prefers-color-scheme: dark`. Colours are checked `#rgb`/`#rrggbb` values, so nothing else
+    /// can reach the stylesheet.
+    static func themeCSS(_ theme: LoginTheme) -> String {
+        func block(_ colours: [LoginTheme.Token: String]) -> String {
+            LoginTheme.Token.allCases.compactMap { token in colours[token].map { "--\(token.cssName): \($0);" } }.joined(separator: " ")
+        }
+        var css = "/* The app's colours (its app file's login.theme). */\n"
+        if !theme.light.isEmpty { css += ":root { \(block(theme.light)) }\n" }
+        if !theme.dark.isEmpty { css += "@media (prefers-color-scheme: dark) { :root { \(block(theme.dark)) } }\n" }
+        return css
+    }
+}
+
+extension LoginTheme.Token {
+    /// The custom property's name: `onPrimary` → `on-primary`.
+    var cssName: String {
+        rawValue.reduce(into: "") { name, character in
+            name += character.isUppercase ? "-" + character.lowercased() : String(character)
+        }
+    }
 }

@@ -22,14 +22,7 @@ extension WebController {
                 let grant = Grant.password(identifier: credentials.email, password: credentials.password)
                 let previous = request.cookies[WebCookies.session]?.value
                 let signIn = try await service.signInToWeb(grant, from: context.client, replacing: previous)
-                var response = wantsJSON ? try JSONBody.response(["redirect": "/home"]) : Response.redirect(to: "/home", type: .normal)
-                // The cookie outlives the session by a day: the server refuses it once the session
-                // ends, but can still tell the user why (seed 003's expired-session message).
-                let maxAge = service.configuration.webSessionLifetime + 24 * 3600
-                response.setCookie(WebCookies.cookie(WebCookies.session, signIn.sessionID, maxAge: maxAge))
-                let deviceAge = Int(service.configuration.abuse.deviceTokenLifetime)
-                response.setCookie(WebCookies.cookie(WebCookies.device, signIn.deviceToken, maxAge: deviceAge))
-                return response
+                return try signedIn(signIn, json: wantsJSON)
             } catch let error as GatehouseError {
                 let rendered = APIError(error)
                 status = rendered.status
@@ -52,6 +45,19 @@ extension WebController {
         return response
     }
 
+    /// The answer to a successful sign-in on any web screen: the session and device cookies,
+    /// and Home, as a redirect or, for the script, as JSON.
+    func signedIn(_ signIn: WebSignIn, json: Bool) throws -> Response {
+        var response = json ? try JSONBody.response(["redirect": "/home"]) : Response.redirect(to: "/home", type: .normal)
+        // The cookie outlives the session by a day: the server refuses it once the session
+        // ends, but can still tell the user why (seed 003's expired-session message).
+        let maxAge = service.configuration.webSessionLifetime + 24 * 3600
+        response.setCookie(WebCookies.cookie(WebCookies.session, signIn.sessionID, maxAge: maxAge))
+        let deviceAge = Int(service.configuration.abuse.deviceTokenLifetime)
+        response.setCookie(WebCookies.cookie(WebCookies.device, signIn.deviceToken, maxAge: deviceAge))
+        return response
+    }
+
     /// The LoginCore outcome of a domain error.
     static func failure(for error: GatehouseError) -> AuthFailure {
         switch error {
@@ -62,9 +68,13 @@ extension WebController {
         case .invalidRequest: .serverError(status: 400)
         case .payloadTooLarge: .serverError(status: 413)
         case .unauthenticated, .invalidToken, .sessionEnded, .refreshRejected: .sessionExpired
-        case .invalidPhone, .phoneTaken, .codeRejected: .serverError(status: 400)
-        case .accountNotFound: .serverError(status: 404)
-        case .smsUnavailable: .serverError(status: 503)
+        case .invalidPhone: .invalidPhone
+        case .phoneTaken: .phoneTaken
+        case .codeRejected(.incorrect(let left)): .codeIncorrect(attemptsLeft: left)
+        case .codeRejected(.expired): .codeExpired
+        case .codeRejected(.exhausted): .codeAttemptsExceeded
+        case .accountNotFound: .accountNotFound
+        case .smsUnavailable(let seconds): .smsUnavailable(retryAfter: seconds)
         }
     }
 }
@@ -84,6 +94,10 @@ enum FormBody {
         let email: String?
         let password: String?
         let csrf: String?
+        let phone: String?
+        let country: String?
+        let name: String?
+        let code: String?
     }
 
     static func fields(_ request: Request, context: GatehouseRequestContext) async throws -> [String: String] {
@@ -95,6 +109,10 @@ enum FormBody {
         fields["email"] = decoded.email
         fields["password"] = decoded.password
         fields["csrf"] = decoded.csrf
+        fields["phone"] = decoded.phone
+        fields["country"] = decoded.country
+        fields["name"] = decoded.name
+        fields["code"] = decoded.code
         return fields
     }
 }

@@ -14,6 +14,8 @@ struct WebController {
     let form: LoginForm
     /// The rules and copy for the page's script; fixed for the life of the server.
     let configJSON: String
+    /// The app's colours as CSS custom properties (`/assets/theme.css`).
+    let themeCSS: String
     var configuration: LoginConfiguration { form.configuration }
 
     init(service: AuthService, resources: WebResources) {
@@ -21,6 +23,7 @@ struct WebController {
         self.resources = resources
         form = LoginForm(configuration: service.configuration.login)
         configJSON = LoginPage.configJSON(service.configuration.login)
+        themeCSS = LoginPage.themeCSS(service.configuration.login.theme)
     }
 
     func addRoutes(to router: Router<GatehouseRequestContext>) {
@@ -28,8 +31,11 @@ struct WebController {
         pages.get("/") { _, context in
             Response.redirect(to: context.identity != nil ? "/home" : "/login", type: .normal)
         }
-        pages.get("/login", use: showLogin)
+        pages.get("/login") { request, context in
+            phoneFirst ? try await showPhone(request, context: context, mode: .signIn) : try await showLogin(request, context: context)
+        }
         pages.post("/login", use: submitLogin)
+        addPhoneRoutes(to: pages)
         pages.get("/home", use: showHome)
         pages.post("/logout", use: logout)
         router.get("/assets/{name}") { _, context in try asset(context.parameters.get("name") ?? "") }
@@ -38,7 +44,8 @@ struct WebController {
 
     /// One of the module's files, revalidated on every use.
     func asset(_ name: String) throws -> Response {
-        guard let asset = resources.assets[name] else {
+        let generated = name == "theme.css" ? (type: "text/css; charset=utf-8", body: themeCSS) : nil
+        guard let asset = generated ?? resources.assets[name] else {
             throw APIError(.notFound, code: "not_found", message: "No such file")
         }
         return Response(

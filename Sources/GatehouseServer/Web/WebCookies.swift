@@ -9,6 +9,8 @@ enum WebCookies {
     static let csrf = "__Host-gatehouse-csrf"
     /// A device token: this browser signed in to the account before (see ``AbusePolicy``).
     static let device = "__Host-gatehouse-device"
+    /// The verification id of the code this browser is entering (phone sign-in).
+    static let phoneCode = "__Host-gatehouse-otp"
 
     static func cookie(_ name: String, _ value: String, maxAge: Int? = nil) -> Cookie {
         Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: true, httpOnly: true, sameSite: .strict)

@@ -18,10 +18,13 @@ struct WebResources: Sendable {
         let templates = MustacheLibrary(templates: [
             "login": try MustacheTemplate(string: read("login.mustache")),
             "home": try MustacheTemplate(string: read("home.mustache")),
+            "phone": try MustacheTemplate(string: read("phone.mustache")),
+            "code": try MustacheTemplate(string: read("code.mustache")),
         ])
         let assets = [
             "gatehouse.css": ("text/css; charset=utf-8", try read("gatehouse.css")),
             "login.js": ("text/javascript; charset=utf-8", try read("login.js")),
+            "phone.js": ("text/javascript; charset=utf-8", try read("phone.js")),
             "openapi.yaml": ("application/yaml; charset=utf-8", try read("openapi.yaml")),
         ]
         return WebResources(templates: templates, assets: assets.mapValues { (type: $0.0, body: $0.1) })

@@ -14,18 +14,22 @@ public struct LoginConfiguration: Equatable, Sendable {
     public var rules: FieldRules
     /// The screen's copy.
     public var messages: MessageCatalogue
+    /// The app's colours, light and dark.
+    public var theme: LoginTheme
 
     /// Creates a configuration; every parameter defaults to seed 000.
     public init(
         appName: String = "Gatehouse",
         submitPolicy: SubmitPolicy = .disabledUntilValid,
         rules: FieldRules = FieldRules(),
-        messages: MessageCatalogue = MessageCatalogue()
+        messages: MessageCatalogue = MessageCatalogue(),
+        theme: LoginTheme = LoginTheme()
     ) {
         self.appName = appName
         self.submitPolicy = submitPolicy
         self.rules = rules
         self.messages = messages
+        self.theme = theme
     }
 
     /// Seed 000's configuration.
@@ -34,7 +38,7 @@ public struct LoginConfiguration: Equatable, Sendable {
 
 extension LoginConfiguration: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case appName, submitPolicy, rules, messages
+        case appName, submitPolicy, rules, messages, theme
     }
 
     public init(from decoder: any Decoder) throws {
@@ -45,7 +49,8 @@ extension LoginConfiguration: Codable {
             appName: try container.decodeIfPresent(String.self, forKey: .appName) ?? base.appName,
             submitPolicy: try container.decodeIfPresent(SubmitPolicy.self, forKey: .submitPolicy) ?? base.submitPolicy,
             rules: try container.decodeIfPresent(FieldRules.self, forKey: .rules) ?? base.rules,
-            messages: try container.decodeIfPresent(MessageCatalogue.self, forKey: .messages) ?? base.messages
+            messages: try container.decodeIfPresent(MessageCatalogue.self, forKey: .messages) ?? base.messages,
+            theme: try container.decodeIfPresent(LoginTheme.self, forKey: .theme) ?? base.theme
         )
     }
 }

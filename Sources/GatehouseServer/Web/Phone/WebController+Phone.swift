@@ -1,0 +1,121 @@
+import Foundation
+import GatehouseModel
+import Hummingbird
+import LoginCore
+
+/// The phone screens on the web (seed 004): sign-in and registration post a number, the code
+/// screen follows. Without JavaScript each form posts and the server answers with a page; the
+/// script posts the same forms asking for JSON. The code being entered is bound to the browser
+/// by an HttpOnly cookie holding its verification id.
+extension WebController {
+    var phoneForm: PhoneSignInForm { PhoneSignInForm(configuration: configuration) }
+
+    /// Whether `/login` shows the phone screen: the app lists phone first and phone is enabled.
+    var phoneFirst: Bool {
+        service.configuration.phone.enabled && service.configuration.signInMethods.methods.first == .phone
+    }
+
+    func addPhoneRoutes(to pages: RouterGroup<GatehouseRequestContext>) {
+        guard service.configuration.phone.enabled else { return }
+        pages.get("/login/phone") { request, context in try await showPhone(request, context: context, mode: .signIn) }
+        pages.post("/login/phone") { request, context in try await submitPhone(request, context: context, mode: .signIn) }
+        pages.get("/login/code", use: showCode)
+        pages.post("/login/code", use: submitCode)
+        pages.post("/login/code/resend", use: resendCode)
+        guard service.configuration.phone.registration else { return }
+        pages.get("/register") { request, context in try await showPhone(request, context: context, mode: .register) }
+        pages.post("/register") { request, context in try await submitPhone(request, context: context, mode: .register) }
+    }
+
+    /// The allowed regions as the picker lists them.
+    var phoneCountries: [PhoneCountry] {
+        service.configuration.phone.allowedRegions.compactMap { PhoneCountry.make($0) }
+    }
+
+    func showPhone(_ request: Request, context: GatehouseRequestContext, mode: PhoneSignInState.Mode) async throws -> Response {
+        if context.identity != nil { return Response.redirect(to: "/home", type: .normal) }
+        var state = phoneForm.initialState(mode: mode)
+        _ = phoneForm.send(.countriesLoaded(phoneCountries, preferred: nil), to: &state)
+        if mode == .signIn, request.uri.queryParameters["reason"] == "expired" {
+            state.banner = configuration.messages.text(.sessionExpired)
+        }
+        return try phonePage(state, csrf: WebCookies.newToken(), status: .ok, retryAfter: nil)
+    }
+
+    func submitPhone(_ request: Request, context: GatehouseRequestContext, mode: PhoneSignInState.Mode) async throws -> Response {
+        let wantsJSON = request.headers[.accept]?.contains("application/json") == true
+        let fields = try await FormBody.fields(request, context: context)
+        guard WebCookies.csrfMatches(request, formToken: fields["csrf"]) else {
+            throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
+        }
+        var state = phoneForm.initialState(mode: mode)
+        _ = phoneForm.send(.countriesLoaded(phoneCountries, preferred: fields["country"]), to: &state)
+        if mode == .register { _ = phoneForm.send(.nameChanged(String((fields["name"] ?? "").prefix(200))), to: &state) }
+        _ = phoneForm.send(.numberChanged(String((fields["phone"] ?? "").prefix(64)), caret: nil), to: &state)
+        var status = HTTPResponse.Status.unprocessableContent
+        var retryAfter: Int?
+        for case .sendCode(let code) in phoneForm.send(.submit, to: &state) {
+            do {
+                let sent = try await service.sendPhoneCode(
+                    code.phone, country: code.country, purpose: mode == .register ? .register : .signIn, name: code.name, from: context.client
+                )
+                var response = wantsJSON
+                    ? try JSONBody.response(PhoneWebAnswer.Sent(redirect: "/login/code", sent: sent))
+                    : Response.redirect(to: "/login/code", type: .normal)
+                response.setCookie(WebCookies.cookie(WebCookies.phoneCode, sent.verificationID, maxAge: sent.expiresIn + 60))
+                return response
+            } catch let error as GatehouseError {
+                let rendered = APIError(error)
+                status = rendered.status
+                retryAfter = rendered.retryAfter
+                _ = phoneForm.send(.sendResponse(.failure(Self.failure(for: error))), to: &state)
+            }
+        }
+        var response: Response
+        if wantsJSON {
+            let answer = PhoneWebAnswer.Refused(
+                numberError: state.numberError, nameError: state.nameError, banner: state.banner,
+                suggestsRegistration: state.suggestsRegistration, retryAfter: retryAfter
+            )
+            response = try JSONBody.response(answer, status: status)
+        } else {
+            response = try phonePage(state, csrf: fields["csrf"] ?? WebCookies.newToken(), status: status, retryAfter: retryAfter)
+        }
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
+
+    func phonePage(_ state: PhoneSignInState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?) throws -> Response {
+        let page = PhonePage(
+            configuration: configuration, state: state, csrf: csrf, retryAfter: retryAfter,
+            registration: service.configuration.phone.registration
+        )
+        return html(resources.templates.render(page.context, withTemplate: "phone") ?? "", status: status, csrf: csrf)
+    }
+}
+
+/// The JSON answers to the phone screens' script.
+enum PhoneWebAnswer {
+    /// A code went out: the script shows "Sent ✓", then follows `redirect`.
+    struct Sent: Encodable {
+        let redirect: String
+        let sent: PhoneCodeSent
+    }
+
+    /// What LoginCore decided the screen shows instead.
+    struct Refused: Encodable {
+        let numberError: String?
+        let nameError: String?
+        let banner: String?
+        let suggestsRegistration: Bool
+        let retryAfter: Int?
+    }
+
+    /// The code screen's answer when the code was not accepted.
+    struct CodeRefused: Encodable {
+        let codeError: String?
+        let banner: String?
+        let expired: Bool
+        let retryAfter: Int?
+    }
+}

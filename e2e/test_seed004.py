@@ -1,0 +1,312 @@
+"""Seed 004 (UrbanNest): phone number + one-time code sign-in in real Chromium at phone sizes,
+with UrbanNest's exact copy, codes read from the server's SMS outbox."""
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from pages import el, post_and_wait, wait_for
+from phone_pages import DEMO_NATIONAL, PhoneServer, open_phone, request_code, server004, settled, type_number  # noqa: F401
+
+SIZES = [(375, 667), (390, 844)]
+
+
+def visible_text(driver, element_id):
+    box = el(driver, element_id)
+    return box.text if box.is_displayed() else None
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_S004_phone_input_accepts_ten_digits_and_formats_as_you_type(browser, server004, size):
+    driver = browser(width=size[0], height=size[1])
+    open_phone(driver, server004)
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Welcome Back!"
+    assert el(driver, "phone").get_attribute("placeholder") == "99999 99999"
+    box = type_number(driver, "1234567")
+    assert box.get_attribute("value") == "12345 67"
+    box.send_keys("89012")
+    assert box.get_attribute("value") == "12345 67890"
+
+
+def test_S004_pasted_international_number_is_formatted_and_keeps_the_caret(browser, server004):
+    driver = browser()
+    open_phone(driver, server004)
+    box = el(driver, "phone")
+    driver.execute_script("arguments[0].focus(); arguments[0].value = '+91 98765 43210';"
+                          "arguments[0].setSelectionRange(15, 15); arguments[0].dispatchEvent(new Event('input'));", box)
+    assert box.get_attribute("value") == "98765 43210"
+    assert driver.execute_script("return arguments[0].selectionStart", box) == 11
+    # Deleting the fifth digit keeps the caret after the fourth.
+    driver.execute_script("arguments[0].value = '9876 43210'; arguments[0].setSelectionRange(4, 4);"
+                          "arguments[0].dispatchEvent(new Event('input'));", box)
+    assert box.get_attribute("value") == "98764 3210"
+    assert driver.execute_script("return arguments[0].selectionStart", box) == 4
+
+
+def test_S004_country_picker_is_named_and_focus_order_is_phone_country_send_create(browser, server004):
+    driver = browser()
+    open_phone(driver, server004)
+    picker = el(driver, "country")
+    assert picker.tag_name == "select"
+    assert picker.get_attribute("aria-label") == "Country code, India +91"
+    assert picker.get_attribute("autocomplete") == "tel-country-code"
+    phone = el(driver, "phone")
+    assert (phone.get_attribute("type"), phone.get_attribute("autocomplete")) == ("tel", "tel-national")
+    type_number(driver, DEMO_NATIONAL)
+    phone.click()
+    order = []
+    for _ in range(3):
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+        order.append(driver.switch_to.active_element.get_attribute("id"))
+    assert order == ["country", "send", "switch-link"]
+    # The picker sits visually left of the number, as in the seed's wireframe.
+    assert picker.rect["x"] < phone.rect["x"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_S004_send_otp_disabled_until_valid_then_enabled_with_checkmark(browser, server004, size):
+    driver = browser(width=size[0], height=size[1])
+    open_phone(driver, server004)
+    assert not el(driver, "send").is_enabled()
+    type_number(driver, "98765")
+    assert not el(driver, "send").is_enabled()
+    check = driver.find_element(By.CSS_SELECTOR, ".valid-mark")
+    assert not check.is_displayed()
+    el(driver, "phone").send_keys("43210")
+    wait_for(driver, lambda d: el(d, "send").is_enabled())
+    assert check.is_displayed()
+    wait_for(driver, lambda d: el(d, "announcer").get_attribute("textContent") == "Valid phone number")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_S004_otp_sends_to_existing_account_and_the_outbox_code_signs_in(browser, server004, size):
+    driver = browser(width=size[0], height=size[1])
+    code = request_code(driver, server004)
+    assert "+91 ••••• •3210" in el(driver, "code-destination").text
+    field = el(driver, "code")
+    assert field.get_attribute("autocomplete") == "one-time-code"
+    field.send_keys(code)
+    wait_for(driver, lambda d: d.current_url.endswith("/home"))
+    assert "Demo User" in driver.find_element(By.TAG_NAME, "body").text
+
+
+def test_S004_sent_tick_and_disabled_inputs_while_sending(browser, server004):
+    driver = browser()
+    open_phone(driver, server004)
+    type_number(driver, DEMO_NATIONAL)
+    # What the button and the inputs went through, kept in sessionStorage across the navigation.
+    driver.execute_script("""
+      const send = document.getElementById('send'), record = () => {
+        const seen = JSON.parse(sessionStorage.getItem('seen') || '[]');
+        seen.push([send.querySelector('.label').textContent, send.getAttribute('aria-busy'),
+                   document.getElementById('phone').matches(':disabled'), document.getElementById('country').matches(':disabled')]);
+        sessionStorage.setItem('seen', JSON.stringify(seen));
+      };
+      new MutationObserver(record).observe(send, {attributes: true, childList: true, characterData: true, subtree: true});""")
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 800, "downloadThroughput": -1, "uploadThroughput": -1})
+    el(driver, "send").click()
+    wait_for(driver, lambda d: d.current_url.endswith("/login/code"), timeout=15)
+    seen = driver.execute_script("return JSON.parse(sessionStorage.getItem('seen') || '[]')")
+    assert ["Send OTP", "true", True, True] in seen
+    assert any(label == "Sent ✓" for label, *_ in seen)
+
+
+def test_S004_account_not_found_shows_error_and_create_account_leads_to_registration(browser, server004):
+    driver = browser()
+    open_phone(driver, server004)
+    type_number(driver, "9123456789")
+    wait_for(driver, lambda d: el(d, "send").is_enabled())
+    el(driver, "send").click()
+    wait_for(driver, lambda d: visible_text(d, "banner") == "No account found. Create one?")
+    assert "emphasised" in el(driver, "switch-link").get_attribute("class")
+    assert el(driver, "phone").get_attribute("value") == "91234 56789"
+    assert el(driver, "send").is_enabled()
+    el(driver, "switch-link").click()
+    wait_for(driver, lambda d: d.current_url.endswith("/register"))
+    settled(driver)
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Create Account"
+
+
+def test_S004_registration_creates_the_account_and_signs_in(browser, server004):
+    driver = browser()
+    open_phone(driver, server004, "/register")
+    el(driver, "name").send_keys("Asha Rao")
+    type_number(driver, "9000012345")
+    wait_for(driver, lambda d: el(d, "send").is_enabled())
+    el(driver, "send").click()
+    wait_for(driver, lambda d: d.current_url.endswith("/login/code"))
+    el(driver, "code").send_keys(server004.latest_code("+919000012345"))
+    wait_for(driver, lambda d: d.current_url.endswith("/home"))
+    assert "Asha Rao" in driver.find_element(By.TAG_NAME, "body").text
+    listing = server004.cli("users", "list").stdout
+    assert "+919000012345" in listing and "Asha Rao" in listing
+
+
+def test_S004_network_error_keeps_the_number_and_allows_retry(browser, server004):
+    driver = browser()
+    open_phone(driver, server004)
+    type_number(driver, DEMO_NATIONAL)
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    el(driver, "send").click()
+    wait_for(driver, lambda d: visible_text(d, "banner") == "Unable to send OTP. Check your connection.")
+    assert el(driver, "phone").get_attribute("value") == "98765 43210"
+    assert el(driver, "send").is_enabled()
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    el(driver, "send").click()
+    wait_for(driver, lambda d: d.current_url.endswith("/login/code"))
+
+
+def test_S004_invalid_number_refused_by_the_server_shakes_with_the_seed_message(browser, server004):
+    driver = browser()
+    open_phone(driver, server004)
+    type_number(driver, "1234567890")  # ten digits, but a fixed-line number in India
+    wait_for(driver, lambda d: el(d, "send").is_enabled())
+    el(driver, "send").click()
+    wait_for(driver, lambda d: visible_text(d, "phone-error") == "Please enter a valid 10-digit mobile number")
+    assert "shake" in el(driver, "phone-field").get_attribute("class")
+    assert el(driver, "phone").get_attribute("aria-invalid") == "true"
+
+
+def test_S004_wrong_code_shows_tries_left_and_right_code_still_works(browser, server004):
+    driver = browser()
+    code = request_code(driver, server004)
+    wrong = "000000" if code != "000000" else "111111"
+    el(driver, "code").send_keys(wrong)
+    wait_for(driver, lambda d: visible_text(d, "code-error") == "Incorrect code. Tries left: 4")
+    assert el(driver, "code").get_attribute("value") == ""
+    el(driver, "code").send_keys(code)
+    wait_for(driver, lambda d: d.current_url.endswith("/home"))
+
+
+def test_S004_change_number_returns_to_the_phone_screen(browser, server004):
+    driver = browser()
+    request_code(driver, server004)
+    el(driver, "change-number").click()
+    wait_for(driver, lambda d: d.current_url.endswith("/login"))
+    settled(driver)
+    assert el(driver, "phone").is_displayed()
+
+
+def test_S004_resend_waits_for_its_countdown(browser):
+    server = PhoneServer(phone_limits=("--phone-address-limit", "1000"))
+    try:
+        driver = browser()
+        request_code(driver, server)
+        assert not el(driver, "resend").is_enabled()
+        assert visible_text(driver, "resend-countdown").startswith("Resend code in 1:0") or \
+            visible_text(driver, "resend-countdown").startswith("Resend code in 0:5")
+    finally:
+        server.close()
+
+
+def test_S004_rate_limited_shows_the_seed_message_and_disables_send(browser):
+    server = PhoneServer(phone_limits=("--resend-after", "0", "--phone-sends-per-window", "1", "--phone-address-limit", "1000"))
+    try:
+        driver = browser()
+        request_code(driver, server)
+        open_phone(driver, server)
+        type_number(driver, DEMO_NATIONAL)
+        wait_for(driver, lambda d: el(d, "send").is_enabled())
+        el(driver, "send").click()
+        wait_for(driver, lambda d: visible_text(d, "banner") == "Too many attempts. Try again in 15 minutes.")
+        assert not el(driver, "send").is_enabled()
+        assert visible_text(driver, "retry-countdown").startswith("Try again in 1")
+    finally:
+        server.close()
+
+
+def test_S004_works_without_javascript(browser, server004):
+    driver = browser(javascript=False)
+    open_phone(driver, server004)
+    el(driver, "phone").send_keys("98765 43210")
+    before = len(server004.codes())
+    post_and_wait(driver, "send")
+    assert driver.current_url.endswith("/login/code")
+    code = server004.latest_code(after=before)
+    el(driver, "code").send_keys("999999" if code != "999999" else "888888")
+    post_and_wait(driver, "verify")
+    assert visible_text(driver, "code-error") == "Incorrect code. Tries left: 4"
+    el(driver, "code").send_keys(code)
+    post_and_wait(driver, "verify")
+    assert driver.current_url.endswith("/home")
+
+
+def test_S004_invalid_number_without_javascript_rerenders_with_the_error(browser, server004):
+    driver = browser(javascript=False)
+    open_phone(driver, server004)
+    el(driver, "phone").send_keys("98765")
+    post_and_wait(driver, "send")
+    settled(driver)
+    assert visible_text(driver, "phone-error") == "Please enter a valid 10-digit mobile number"
+    assert el(driver, "phone").get_attribute("value") == "98765"
+
+
+@pytest.mark.parametrize("theme,background,button", [("light", "rgb(255, 255, 255)", "rgb(13, 115, 119)"),
+                                                       ("dark", "rgb(30, 30, 30)", "rgb(13, 115, 119)")])
+def test_S004_dark_mode_uses_the_seed_colours(browser, server004, theme, background, button):
+    driver = browser(dark=theme == "dark")
+    open_phone(driver, server004)
+    type_number(driver, DEMO_NATIONAL)
+    wait_for(driver, lambda d: el(d, "send").is_enabled())
+    assert driver.execute_script("return getComputedStyle(document.body).backgroundColor") == background
+    assert driver.execute_script("return getComputedStyle(arguments[0]).backgroundColor", el(driver, "send")) == button
+
+
+@pytest.mark.parametrize("reduced,animation", [(False, "shake"), (True, "flash")])
+def test_S004_reduced_motion_turns_the_shake_into_a_border_flash_and_stops_the_entry(browser, server004, reduced, animation):
+    driver = browser(reduced_motion=reduced)
+    open_phone(driver, server004)
+    entry = driver.execute_script("return getComputedStyle(document.querySelector('.brand h1')).animationName")
+    assert entry == ("none" if reduced else "rise")
+    type_number(driver, "98765")
+    el(driver, "phone").send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: "shake" in el(d, "phone-field").get_attribute("class"))
+    assert driver.execute_script("return getComputedStyle(arguments[0]).animationName", el(driver, "phone-field")) == animation
+
+
+def test_S004_text_at_200_percent_reflows_without_horizontal_scrolling(browser, server004):
+    driver = browser(width=375, height=667)
+    open_phone(driver, server004)
+    driver.execute_script("document.documentElement.style.fontSize = '200%'")
+    time.sleep(0.2)
+    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+    height = driver.execute_script("return arguments[0].getBoundingClientRect().height", el(driver, "send"))
+    assert height >= 96  # 3.25rem at 32 px: the button grew with the text
+
+
+PHONE_STATES = ["phone", "phone-valid", "phone-error", "account-not-found", "register", "code", "code-error"]
+
+
+def reach_phone(driver, server, state):
+    if state.startswith("code"):
+        code = request_code(driver, server)
+        settled(driver)
+        if state == "code-error":
+            el(driver, "code").send_keys("000000" if code != "000000" else "111111")
+            wait_for(driver, lambda d: visible_text(d, "code-error") is not None)
+        return
+    open_phone(driver, server, "/register" if state == "register" else "/login")
+    if state == "phone-valid":
+        type_number(driver, DEMO_NATIONAL)
+    elif state == "phone-error":
+        type_number(driver, "98765")
+        el(driver, "phone").send_keys(Keys.ENTER)
+        wait_for(driver, lambda d: visible_text(d, "phone-error") is not None)
+    elif state == "account-not-found":
+        type_number(driver, "9123456789")
+        el(driver, "send").click()
+        wait_for(driver, lambda d: visible_text(d, "banner") is not None)
+    time.sleep(0.7)  # the shake, if any, has ended
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("state", PHONE_STATES)
+def test_S004_axe_finds_no_violations_in_any_phone_state(browser, server004, axe_source, state, theme):
+    from test_accessibility import axe_violations
+    driver = browser(dark=theme == "dark")
+    reach_phone(driver, server004, state)
+    violations = axe_violations(driver, axe_source)
+    assert violations == [], [(v["id"], v.get("help"), [n.get("target") for n in v.get("nodes", [])]) for v in violations]
