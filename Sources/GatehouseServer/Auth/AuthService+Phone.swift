@@ -8,12 +8,24 @@ extension AuthService {
     /// Order matters: the number's shape, then every limit, and only then the account check,
     /// which the limits count like a send, so probing for accounts costs as much as sending.
     /// With ``PhonePolicy/silentAccountCheck`` an unknown number gets the same answer and no SMS.
+    /// `registerIfMissing` (GoTrue's `create_user`) turns a sign-in code for an unknown number
+    /// into a registration code when registration is enabled.
     func sendPhoneCode(
-        _ text: String, country: String?, purpose: PhoneCodePurpose, name: String? = nil, from client: ClientInfo
+        _ text: String, country: String?, purpose: PhoneCodePurpose, name: String? = nil, registerIfMissing: Bool = false,
+        from client: ClientInfo
     ) async throws -> PhoneCodeSent {
         try requirePhoneSignIn()
         let number = try phone.number(text, country: country)
-        return try await sendPhoneCode(to: number, purpose: purpose, name: name, from: client)
+        return try await sendPhoneCode(to: number, purpose: purpose, name: name, registerIfMissing: registerIfMissing, from: client)
+    }
+
+    /// The current code of a phone, for clients that verify by number (GoTrue's `/verify`).
+    func currentPhoneCode(_ text: String) async throws -> String {
+        try requirePhoneSignIn()
+        guard let number = try? phone.number(text, country: nil), let record = try await phone.codes.phoneCode(phone: number.e164) else {
+            throw GatehouseError.codeRejected(.expired)
+        }
+        return record.id
     }
 
     /// Sends a new code for the phone of an earlier request; the old code stops working.
@@ -26,11 +38,14 @@ extension AuthService {
     }
 
     private func sendPhoneCode(
-        to number: PhoneNumber, purpose: PhoneCodePurpose, name: String?, from client: ClientInfo
+        to number: PhoneNumber, purpose requested: PhoneCodePurpose, name: String?, registerIfMissing: Bool = false,
+        from client: ClientInfo
     ) async throws -> PhoneCodeSent {
         try await phone.admitSend(to: number.e164, from: client, now: now)
         let account = try await users.user(provider: .phone, subject: number.e164)
         var deliver = true
+        var purpose = requested
+        if purpose == .signIn, account == nil, registerIfMissing, configuration.phone.registration { purpose = .register }
         switch purpose {
         case .signIn where account == nil:
             guard configuration.phone.silentAccountCheck else { throw GatehouseError.accountNotFound }

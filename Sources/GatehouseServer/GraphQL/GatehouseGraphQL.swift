@@ -10,6 +10,9 @@ import GatehouseModel
 ///   login(data: LoginInput!): AuthPayload!
 ///   refresh(data: RefreshInput!): AuthPayload!
 ///   logout(scope: String = "local"): Boolean!
+///   sendPhoneCode(data: SendPhoneCodeInput!): PhoneCodeSent!
+///   resendPhoneCode(verificationId: String!): PhoneCodeSent!
+///   verifyPhoneCode(data: VerifyPhoneCodeInput!): AuthPayload!
 /// }
 /// ```
 struct GatehouseGraphQL: API {
@@ -38,6 +41,21 @@ struct GatehouseGraphQL: API {
             Input(GraphQLResolver.RefreshInput.self, as: "RefreshInput") {
                 InputField("refreshToken", at: \.refreshToken)
             }
+            Type(PhoneCodeSent.self, as: "PhoneCodeSent") {
+                Field("verificationId", at: \.verificationID).description("Names the code in verifyPhoneCode and resendPhoneCode.")
+                Field("phoneMasked", at: \.phoneMasked)
+                Field("expiresIn", at: \.expiresIn).description("Seconds until the code expires.")
+                Field("resendAfter", at: \.resendAfter).description("Seconds until a resend is allowed.")
+                Field("codeLength", at: \.codeLength)
+            }
+            Input(GraphQLResolver.SendPhoneCodeInput.self, as: "SendPhoneCodeInput") {
+                InputField("phone", at: \.phone)
+                InputField("country", at: \.country)
+            }
+            Input(GraphQLResolver.VerifyPhoneCodeInput.self, as: "VerifyPhoneCodeInput") {
+                InputField("verificationId", at: \.verificationId)
+                InputField("code", at: \.code)
+            }
             Query {
                 Field("me", at: GraphQLResolver.me).description("The signed-in user; needs a Bearer token.")
             }
@@ -51,6 +69,15 @@ struct GatehouseGraphQL: API {
                 Field("logout", at: GraphQLResolver.logout) {
                     Argument("scope", at: \.scope).defaultValue("local")
                 }.description("Ends this session (local), every session (global) or every other one (others).")
+                Field("sendPhoneCode", at: GraphQLResolver.sendPhoneCode) {
+                    Argument("data", at: \.data)
+                }.description("Sends a one-time code by SMS to an account's phone (seed 004).")
+                Field("resendPhoneCode", at: GraphQLResolver.resendPhoneCode) {
+                    Argument("verificationId", at: \.verificationId)
+                }
+                Field("verifyPhoneCode", at: GraphQLResolver.verifyPhoneCode) {
+                    Argument("data", at: \.data)
+                }.description("Signs in with the code; answers like login.")
             }
         }
         let problems = validateSchema(schema: schema.schema)

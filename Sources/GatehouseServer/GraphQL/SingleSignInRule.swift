@@ -1,11 +1,11 @@
 import GraphQL
 
-/// A validation rule: a document may call `login` or `refresh` at most once.
+/// A validation rule: a document may call `login`, `refresh` or a phone-code mutation at most once.
 ///
 /// Without it, one request could alias `login` hundreds of times and make the server hash as
 /// many passwords, slipping past any per-request limit.
 enum SingleSignInRule {
-    static let limitedFields: Set<String> = ["login", "refresh"]
+    static let limitedFields: Set<String> = ["login", "refresh", "sendPhoneCode", "resendPhoneCode", "verifyPhoneCode"]
 
     @Sendable static func validate(_ context: ValidationContext) -> Visitor {
         var count = 0
@@ -14,7 +14,7 @@ enum SingleSignInRule {
                 count += 1
                 if count == 2 {
                     context.report(error: GraphQLError(
-                        message: "A request may call login or refresh only once", nodes: [field]
+                        message: "A request may call login, refresh or a phone-code mutation only once", nodes: [field]
                     ))
                 }
             }

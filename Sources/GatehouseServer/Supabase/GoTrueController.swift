@@ -20,6 +20,40 @@ struct GoTrueController {
             .post("/token", use: token)
             .get("/user", use: user)
             .post("/logout", use: logout)
+            .post("/otp", use: otp)
+            .post("/verify", use: verify)
+    }
+
+    /// `POST /otp {"phone", "create_user"}`: sends an SMS code, as GoTrue's `sign_in_with_otp`.
+    @Sendable func otp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(GoTrueOTPRequest.self, from: request, context: context)
+        guard let phone = body.phone, body.email == nil else {
+            throw GoTrueError(.badRequest, "email_provider_disabled", "Email logins are disabled")
+        }
+        guard body.channel ?? "sms" == "sms" else { throw GoTrueError.validationFailed("Only the sms channel is supported") }
+        guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, "phone_provider_disabled", "Phone logins are disabled") }
+        do {
+            let sent = try await service.sendPhoneCode(
+                phone, country: nil, purpose: .signIn, registerIfMissing: body.createUser ?? true, from: context.client
+            )
+            return try JSONBody.response(["message_id": sent.verificationID])
+        } catch GatehouseError.rateLimited(let seconds) {
+            throw GoTrueError(.tooManyRequests, "over_sms_send_rate_limit", "SMS rate limit exceeded", retryAfter: seconds)
+        }
+    }
+
+    /// `POST /verify {"type": "sms", "phone", "token"}`: the phone's current code opens a session.
+    @Sendable func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(GoTrueVerifyRequest.self, from: request, context: context)
+        guard body.type == "sms", let phone = body.phone, let token = body.token else {
+            throw GoTrueError.validationFailed("Only type sms with a phone and a token is supported")
+        }
+        guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, "phone_provider_disabled", "Phone logins are disabled") }
+        let id = try await service.currentPhoneCode(phone)
+        let signIn = try await service.signIn(.phoneCode(verificationID: id, code: String(token.prefix(32))), from: context.client)
+        var response = try session(signIn.grant)
+        response.headers[.gatehouseDevice] = signIn.deviceToken
+        return response
     }
 
     @Sendable func token(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

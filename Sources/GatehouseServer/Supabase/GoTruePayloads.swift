@@ -89,3 +89,23 @@ struct GoTrueRefreshGrant: Decodable {
 
     enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
 }
+
+/// The body of `POST /otp`: a phone (sms) or, unsupported here, an email.
+struct GoTrueOTPRequest: Decodable {
+    let phone: String?
+    let email: String?
+    let createUser: Bool?
+    let channel: String?
+
+    enum CodingKeys: String, CodingKey {
+        case phone, email, channel
+        case createUser = "create_user"
+    }
+}
+
+/// The body of `POST /verify` for a phone code.
+struct GoTrueVerifyRequest: Decodable {
+    let type: String
+    let phone: String?
+    let token: String?
+}
