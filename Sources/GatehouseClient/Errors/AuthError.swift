@@ -7,6 +7,8 @@ public enum AuthError: Error, Equatable, Sendable {
     case emailNotVerified
     /// Too many attempts; `retryAfter` in seconds when the server said.
     case rateLimited(retryAfter: Int?)
+    /// A wrong one-time code; the server says how many tries the code has left.
+    case invalidCode(attemptsLeft: Int?)
     /// The server could not be reached.
     case networkUnavailable
     /// The server did not answer in time.
@@ -43,12 +45,26 @@ public enum AuthError: Error, Equatable, Sendable {
         case .accountLocked: .accountLocked
         case .emailNotVerified: .emailNotVerified
         case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
+        case .invalidCode(let left): .codeIncorrect(attemptsLeft: left)
         case .networkUnavailable: .networkUnavailable
         case .timeout: .timeout
         case .serverError(let status): .serverError(status: status)
         case .sessionEnded, .notSignedIn: .sessionExpired
-        case .server(let status, _, _): .serverError(status: status)
+        case .server(let status, let code, _): Self.loginFailure(status: status, code: code)
         case .malformedResponse, .insecureURL, .storeLocked, .storeFailure: .serverError(status: 0)
+        }
+    }
+
+    /// The phone codes' outcomes by server code; any other code is a server error.
+    static func loginFailure(status: Int, code: ServerErrorCode) -> AuthFailure {
+        switch code {
+        case .invalidPhone: .invalidPhone
+        case .accountNotFound: .accountNotFound
+        case .phoneTaken: .phoneTaken
+        case .codeExpired: .codeExpired
+        case .codeAttemptsExceeded: .codeAttemptsExceeded
+        case .smsUnavailable: .smsUnavailable(retryAfter: nil)
+        default: .serverError(status: status)
         }
     }
 

@@ -20,14 +20,26 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
     case password(identifier: String, password: String)
     /// A refresh token, exchanged for a new pair.
     case refreshToken(String)
+    /// A one-time code sent by SMS (seed 004): the code's verification id, the phone it went to
+    /// (E.164; Supabase verifies by phone) and the code.
+    case phoneCode(verificationID: String, phone: String, code: String)
 
     /// The grant's kind; never shows a secret.
     public var description: String {
         switch self {
         case .password(let identifier, _): "AuthGrant.password(identifier: \(identifier), <redacted>)"
         case .refreshToken: "AuthGrant.refreshToken(<redacted>)"
+        case .phoneCode: "AuthGrant.phoneCode(<redacted>)"
         }
     }
+}
+
+/// A transport that can send one-time codes by SMS (seed 004); REST, GraphQL and Supabase do.
+public protocol PhoneCodeTransport: AuthTransport {
+    /// Sends a sign-in code to `phone` (E.164, or national with `country`).
+    func sendPhoneCode(phone: String, country: String?) async throws -> PhoneCodeSent
+    /// Sends a new code for an earlier one; the old code stops working.
+    func resendPhoneCode(verificationID: String, phone: String) async throws -> PhoneCodeSent
 }
 
 /// Which sessions a sign-out ends.

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// Failures arrive as GraphQL errors; their `extensions.code` becomes an ``AuthError``:
 /// `INVALID_CREDENTIALS` is ``AuthError/invalidCredentials``, `UNAUTHENTICATED` a 401 that
 /// triggers a refresh, and the refresh codes end the session as they do over REST.
-public struct GraphQLTransport: AuthTransport {
+public struct GraphQLTransport: PhoneCodeTransport {
     static let userFields = "user { id email firstName lastName }"
     static let login = """
         mutation login($email: String!, $password: String!) { \
@@ -20,6 +20,16 @@ public struct GraphQLTransport: AuthTransport {
         refresh(data: { refreshToken: $refreshToken }) { token refreshToken expiresIn \(userFields) } }
         """
     static let logout = "mutation logout($scope: String) { logout(scope: $scope) }"
+    static let sendPhoneCode = """
+        mutation send($phone: String!, $country: String) { \
+        sendPhoneCode(data: { phone: $phone, country: $country }) { \(codeFields) } }
+        """
+    static let resendPhoneCode = "mutation resend($id: String!) { resendPhoneCode(verificationId: $id) { \(codeFields) } }"
+    static let verifyPhoneCode = """
+        mutation verify($id: String!, $code: String!) { \
+        verifyPhoneCode(data: { verificationId: $id, code: $code }) { token refreshToken expiresIn \(userFields) } }
+        """
+    static let codeFields = "verificationId phoneMasked expiresIn resendAfter codeLength"
     static let me = "query me { me { id email firstName lastName } }"
 
     /// The GraphQL endpoint.
@@ -41,6 +51,31 @@ public struct GraphQLTransport: AuthTransport {
             try await execute(Self.login, ["email": identifier, "password": password], field: "login", as: Payload.self).tokens
         case .refreshToken(let token):
             try await execute(Self.refresh, ["refreshToken": token], field: "refresh", as: Payload.self).tokens
+        case .phoneCode(let id, _, let code):
+            try await execute(Self.verifyPhoneCode, ["id": id, "code": code], field: "verifyPhoneCode", as: Payload.self).tokens
+        }
+    }
+
+    public func sendPhoneCode(phone: String, country: String?) async throws -> PhoneCodeSent {
+        var variables = ["phone": phone]
+        variables["country"] = country
+        return try await execute(Self.sendPhoneCode, variables, field: "sendPhoneCode", as: Code.self).sent
+    }
+
+    public func resendPhoneCode(verificationID: String, phone: String) async throws -> PhoneCodeSent {
+        try await execute(Self.resendPhoneCode, ["id": verificationID], field: "resendPhoneCode", as: Code.self).sent
+    }
+
+    /// GraphQL's camel-case spelling of ``PhoneCodeSent``.
+    struct Code: Decodable {
+        let verificationId: String
+        let phoneMasked: String
+        let expiresIn: Int
+        let resendAfter: Int
+        let codeLength: Int
+
+        var sent: PhoneCodeSent {
+            PhoneCodeSent(verificationID: verificationId, phoneMasked: phoneMasked, expiresIn: expiresIn, resendAfter: resendAfter, codeLength: codeLength)
         }
     }
 
@@ -110,6 +145,7 @@ struct GraphQLErrorBody: Decodable {
         case "EMAIL_NOT_VERIFIED": return .emailNotVerified
         case "RATE_LIMITED": return .rateLimited(retryAfter: extensions?.retryAfter)
         case "UNAUTHENTICATED": return .server(status: 401, code: .invalidToken, message: message)
+        case "INVALID_CODE": return .invalidCode(attemptsLeft: nil)
         case "INTERNAL_SERVER_ERROR": return .serverError(status: 500)
         case "SERVER_BUSY": return .serverError(status: 503)
         case "INVALID_REFRESH_TOKEN", "REFRESH_TOKEN_REUSED", "SESSION_EXPIRED", "SESSION_REVOKED":

@@ -5,13 +5,16 @@ import FoundationNetworking
 #endif
 
 /// Seed 000's REST contract: `POST /api/auth/login`, `/refresh`, `/logout`, `GET /api/me`.
-public struct RESTTransport: AuthTransport {
+public struct RESTTransport: PhoneCodeTransport {
     /// Where each call goes, relative to the base URL.
     public struct Paths: Sendable {
         public var login = "api/auth/login"
         public var refresh = "api/auth/refresh"
         public var logout = "api/auth/logout"
         public var me = "api/me"
+        public var phoneCode = "api/auth/phone/otp"
+        public var phoneResend = "api/auth/phone/otp/resend"
+        public var phoneVerify = "api/auth/phone/verify"
         public init() {}
     }
 
@@ -32,8 +35,22 @@ public struct RESTTransport: AuthTransport {
             try JSONExchange.request(url(paths.login), body: ["email": identifier, "password": password])
         case .refreshToken(let token):
             try JSONExchange.request(url(paths.refresh), body: ["refresh_token": token])
+        case .phoneCode(let id, _, let code):
+            try JSONExchange.request(url(paths.phoneVerify), body: ["verification_id": id, "code": code])
         }
         return try tokens(await send(request))
+    }
+
+    public func sendPhoneCode(phone: String, country: String?) async throws -> PhoneCodeSent {
+        var body = ["phone": phone]
+        body["country"] = country
+        let data = try await send(JSONExchange.request(url(paths.phoneCode), body: body))
+        return try JSONExchange.decode(PhoneCodeSent.self, from: data, expected: "code")
+    }
+
+    public func resendPhoneCode(verificationID: String, phone: String) async throws -> PhoneCodeSent {
+        let data = try await send(JSONExchange.request(url(paths.phoneResend), body: ["verification_id": verificationID]))
+        return try JSONExchange.decode(PhoneCodeSent.self, from: data, expected: "code")
     }
 
     public func signOut(accessToken: String, scope: SignOutScope) async throws {

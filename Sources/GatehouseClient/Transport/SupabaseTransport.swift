@@ -11,7 +11,7 @@ import FoundationNetworking
 /// `email_not_confirmed`, and for refreshes `refresh_token_already_used` (revoked),
 /// `refresh_token_not_found` and `session_expired` (expired) and `session_not_found` (revoked).
 /// A rejected access token is reported as a 401, which makes the SDK refresh once.
-public struct SupabaseTransport: AuthTransport {
+public struct SupabaseTransport: PhoneCodeTransport {
     /// The Auth URL, such as `https://project.supabase.co/auth/v1`.
     public let authURL: URL
     let anonKey: String
@@ -34,7 +34,41 @@ public struct SupabaseTransport: AuthTransport {
             try await token(grant: "password", body: ["email": identifier, "password": password])
         case .refreshToken(let refreshToken):
             try await token(grant: "refresh_token", body: ["refresh_token": refreshToken])
+        case .phoneCode(_, let phone, let code):
+            try await session(from: JSONExchange.request(url("verify"), body: ["type": "sms", "phone": phone, "token": code], headers: headers))
         }
+    }
+
+    /// `POST /otp`: GoTrue answers only a message id, so the code's timings are the project's
+    /// settings (``phoneCodeSettings``), not the server's word.
+    public func sendPhoneCode(phone: String, country: String?) async throws -> PhoneCodeSent {
+        let body = OTPBody(phone: phone, create_user: false)
+        let request = try JSONExchange.request(url("otp"), body: body, headers: headers)
+        let data = try await exchange.send(request, failure: Self.failure(tokenRejected: false))
+        let id = (try? JSONDecoder().decode(OTPAnswer.self, from: data).message_id) ?? nil
+        let settings = phoneCodeSettings
+        let masked = String(phone.dropLast(4).map { $0.isNumber ? "•" : $0 }) + phone.suffix(4)
+        return PhoneCodeSent(
+            verificationID: id ?? phone, phoneMasked: masked, expiresIn: settings.expiresIn,
+            resendAfter: settings.resendAfter, codeLength: settings.codeLength
+        )
+    }
+
+    /// GoTrue resends by sending again to the phone.
+    public func resendPhoneCode(verificationID: String, phone: String) async throws -> PhoneCodeSent {
+        try await sendPhoneCode(phone: phone, country: nil)
+    }
+
+    /// A Supabase project's SMS code settings (its dashboard's), which `/otp` does not report.
+    public var phoneCodeSettings = (expiresIn: 300, resendAfter: 60, codeLength: 6)
+
+    struct OTPBody: Encodable {
+        let phone: String
+        let create_user: Bool
+    }
+
+    struct OTPAnswer: Decodable {
+        let message_id: String?
     }
 
     public func signOut(accessToken: String, scope: SignOutScope) async throws {
@@ -58,7 +92,10 @@ public struct SupabaseTransport: AuthTransport {
     }
 
     private func token(grant: String, body: [String: String]) async throws -> TokenResponse {
-        let request = try JSONExchange.request(url("token", query: ["grant_type": grant]), body: body, headers: headers)
+        try await session(from: JSONExchange.request(url("token", query: ["grant_type": grant]), body: body, headers: headers))
+    }
+
+    private func session(from request: URLRequest) async throws -> TokenResponse {
         let data = try await exchange.send(request, failure: Self.failure(tokenRejected: false))
         let session = try JSONExchange.decode(TokenBody.self, from: data, expected: "session")
         return try TokenResponse(
@@ -78,7 +115,9 @@ public struct SupabaseTransport: AuthTransport {
             case "invalid_credentials": return .invalidCredentials
             case "user_banned": return .accountLocked
             case "email_not_confirmed": return .emailNotVerified
-            case "over_request_rate_limit", "over_email_send_rate_limit":
+            case "otp_expired": return .server(status: response.statusCode, code: .codeExpired, message: message)
+            case "otp_disabled": return .server(status: response.statusCode, code: .accountNotFound, message: message)
+            case "over_request_rate_limit", "over_email_send_rate_limit", "over_sms_send_rate_limit":
                 return .rateLimited(retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
             case "bad_jwt", "no_authorization", "session_not_found" where tokenRejected:
                 return .server(status: 401, code: .invalidToken, message: message)
