@@ -48,6 +48,15 @@ public struct RESTTransport: PhoneCodeTransport {
         return try JSONExchange.decode(PhoneCodeSent.self, from: data, expected: "code")
     }
 
+    /// The regions the server allows for phone sign-in, the default first, named in `language`.
+    public func phoneCountries(language: String = "en") async throws -> [PhoneCountry] {
+        struct Answer: Decodable { let countries: [PhoneCountry] }
+        var components = URLComponents(url: url("api/auth/phone/countries"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "lang", value: language)]
+        let request = try JSONExchange.request(components?.url ?? url("api/auth/phone/countries"), method: "GET")
+        return try JSONExchange.decode(Answer.self, from: try await send(request), expected: "countries").countries
+    }
+
     public func resendPhoneCode(verificationID: String, phone: String) async throws -> PhoneCodeSent {
         let data = try await send(JSONExchange.request(url(paths.phoneResend), body: ["verification_id": verificationID]))
         return try JSONExchange.decode(PhoneCodeSent.self, from: data, expected: "code")

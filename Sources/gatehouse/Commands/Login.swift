@@ -11,12 +11,17 @@ extension Gatehouse {
         @OptionGroup var server: ServerOptions
         @Option(help: "The email; prompted for when missing.") var email: String?
         @Flag(help: "Read the password from standard input instead of prompting.") var passwordStdin = false
+        @Option(help: "Sign in with a one-time code sent by SMS to this mobile number (seed 004).") var phone: String?
+        @Option(help: "The number's region (ISO 3166, such as IN); the server's default when missing.") var country: String?
 
         func validate() throws {
             if passwordStdin, email == nil { throw ValidationError("--password-stdin needs --email") }
+            if phone != nil, email != nil || passwordStdin { throw ValidationError("--phone signs in without an email or a password") }
+            if country != nil, phone == nil { throw ValidationError("--country needs --phone") }
         }
 
         func run() async throws {
+            if let phone { return try await runPhone(phone) }
             let form = LoginForm(configuration: try server.app.login)
             let (client, _) = try server.client()
             var screen = TerminalLoginScreen(form: form, client: client, interactive: !passwordStdin && isatty(STDIN_FILENO) == 1)
