@@ -37,7 +37,7 @@ class Server:
 
     instances = []
 
-    def __init__(self, config="000-generic", extra=(), limits=ROOMY_LIMITS):
+    def __init__(self, config="000-generic", extra=(), limits=ROOMY_LIMITS, environment=None):
         self.folder = tempfile.mkdtemp(prefix="gatehouse-e2e-")
         self.database = os.path.join(self.folder, "e2e.sqlite")
         self.port = free_port()
@@ -49,7 +49,8 @@ class Server:
         self.process = subprocess.Popen(
             [BIN, "serve", "--port", str(self.port), "--database", self.database, "--config", str(config_path),
              "--log-level", "info", *limits, *extra],
-            stdout=subprocess.PIPE, stderr=open(os.path.join(self.folder, "server.log"), "w"), text=True)
+            stdout=subprocess.PIPE, stderr=open(os.path.join(self.folder, "server.log"), "w"), text=True,
+            env={**os.environ, **(environment or {})})
         line = self.process.stdout.readline()
         assert line.startswith("Gatehouse is listening on"), line
 

@@ -1,6 +1,7 @@
 """Helpers for seed 004's phone screens: a server with UrbanNest's app file and an SMS outbox."""
 import json
 import os
+import tempfile
 import time
 
 import pytest
@@ -17,11 +18,12 @@ ROOMY_PHONE = ("--resend-after", "0", "--phone-sends-per-window", "100000", "--p
 class PhoneServer(Server):
     """`gatehouse serve` with examples/004-urbannest and an outbox file, with the demo phone account."""
 
-    def __init__(self, phone_limits=ROOMY_PHONE, extra=()):
+    def __init__(self, phone_limits=ROOMY_PHONE, extra=(), outbox=True, environment=None):
         self.outbox = None
-        folder_outbox = os.path.join("/tmp", f"gatehouse-outbox-{os.getpid()}-{id(self)}.jsonl")
-        super().__init__("004-urbannest", extra=("--sms-outbox", folder_outbox, *phone_limits, *extra))
-        self.outbox = folder_outbox
+        path = os.path.join(tempfile.mkdtemp(prefix="gatehouse-outbox-"), "outbox.jsonl")
+        sms = ("--sms-outbox", path) if outbox else ()
+        super().__init__("004-urbannest", extra=(*sms, *phone_limits, *extra), environment=environment)
+        self.outbox = path
         self.cli("users", "create", "--phone", DEMO_PHONE, "--name", "Demo User")
 
     def codes(self, phone=DEMO_PHONE):

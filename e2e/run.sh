@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The scale-out tests need a private PostgreSQL; start one unless a caller already did.
 if [ -z "${GATEHOUSE_TEST_POSTGRES_URL:-}" ]; then exec ./scripts/with-postgres.sh "$0" "$@"; fi
-./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv nginx-light postgresql-client
+./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv nginx-light postgresql-client kannel kannel-extras
 swift build --product gatehouse
 swift build --product gatehouse-server
 # One venv for the browser suite and the third-party clients; reinstalled when the pins change.

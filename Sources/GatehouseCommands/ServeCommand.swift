@@ -52,6 +52,8 @@ public struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Phone sign-in") var phone: PhoneOptions
 
+    @OptionGroup(title: "SMS gateways") var smsGateway: SMSGatewayOptions
+
     @OptionGroup var connections: ConnectionOptions
 
     @OptionGroup var kek: KeyEncryptionOptions
@@ -82,6 +84,7 @@ public struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--database postgres://… needs GATEHOUSE_KEY_ENCRYPTION_KEY or --key-encryption-key-file (`gatehouse keys new-kek` makes one)")
         }
         if let anonKey, anonKey.isEmpty { throw ValidationError("--anon-key must not be empty") }
+        if smsOutbox != nil, smsGateway.delivery != nil { throw ValidationError("choose one of --sms-outbox, --sms-webhook and --sms-kannel") }
         if let config {
             guard FileManager.default.fileExists(atPath: config) else { throw ValidationError("--config \(config): no such file") }
             do {
@@ -127,8 +130,9 @@ public struct ServeCommand: AsyncParsableCommand {
         }
         configuration.phone.originHost = host
         // The outbox is never chosen silently: only by --sms-outbox, or by --demo.
-        let outbox = smsOutbox ?? (demo && configuration.phone.enabled ? Self.demoOutbox : nil)
+        let outbox = smsOutbox ?? (demo && configuration.phone.enabled && smsGateway.delivery == nil ? Self.demoOutbox : nil)
         if let outbox { configuration.sms = .outbox(path: outbox) }
+        if let gateway = smsGateway.delivery(appName: configuration.phone.appName) { configuration.sms = gateway }
         if demo, configuration.phone.enabled { try await ensureDemoPhoneAccount() }
         if let anonKey { configuration.supabaseAnonKey = anonKey }
         let demo = demo

@@ -109,14 +109,6 @@ extension AuthService {
     func requirePhoneSignIn() throws {
         guard configuration.phone.enabled else { throw GatehouseError.invalidRequest("phone sign-in is not enabled") }
     }
-
-    /// The sender `serve` configured, if any.
-    static func sender(for delivery: SMSDelivery, logger: Logger) -> (any SMSSender)? {
-        switch delivery {
-        case .none: nil
-        case .outbox(let path): OutboxSMSSender(path: path, logger: logger)
-        }
-    }
 }
 
 /// A live code as a code screen shows it.

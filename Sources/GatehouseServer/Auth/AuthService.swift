@@ -43,7 +43,7 @@ public struct AuthService: Sendable {
         )
         phone = PhoneCodeIssuer(
             codes: repository, throttles: repository, key: SymmetricKey(data: phoneKey), references: limiter.keys,
-            sender: Self.sender(for: configuration.sms, logger: logger), policy: configuration.phone, logger: logger
+            sender: try configuration.sms.makeSender(logger: logger), policy: configuration.phone, logger: logger
         )
         dummyHash = try await hasher.hash(RefreshToken.generate())
     }

@@ -16,7 +16,8 @@ public struct PhoneNumber: Sendable, Equatable {
     public let e164: String
     /// `+91 98765 43210`.
     public let international: String
-    /// The ISO 3166 region the number belongs to (`IN`), or empty for non-geographic numbers.
+    /// The ISO 3166 region the number belongs to (`IN`), `001` for non-geographic numbers, or
+    /// empty when no region's rules fit (an invalid number).
     public let region: String
     public let countryCode: Int
     public let kind: Kind
@@ -37,8 +38,10 @@ public struct PhoneNumber: Sendable, Equatable {
         var parsed = gh_phone_parsed()
         gh_phone_parse(text, region.uppercased(), &parsed)
         guard parsed.error == 0 else { return nil }
+        let region = string(&parsed.region)
         return PhoneNumber(
-            e164: string(&parsed.e164), international: string(&parsed.international), region: string(&parsed.region),
+            // libphonenumber says "ZZ" for a number of no known region; this type says "".
+            e164: string(&parsed.e164), international: string(&parsed.international), region: region == "ZZ" ? "" : region,
             countryCode: Int(parsed.country_code), kind: Kind(rawValue: parsed.type) ?? .unknown, isValid: parsed.valid != 0
         )
     }

@@ -1,0 +1,35 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+
+/// One HTTP request to an SMS provider, with a timeout and retries: what the webhook and
+/// Kannel senders share.
+///
+/// A 2xx answer delivers. A 5xx answer, a timeout or a refused connection is tried again, up to
+/// ``attempts`` times with a growing pause; a 4xx answer is final. Every failure becomes an
+/// ``SMSDeliveryError`` naming the status, never the message.
+struct HTTPSMSPost: Sendable {
+    var attempts = 3
+    var timeout: TimeAmount = .seconds(5)
+    /// The pause before the second try; doubled before each later one.
+    var backoff: Duration = .milliseconds(250)
+
+    func send(_ make: @Sendable () throws -> HTTPClientRequest, provider: String, logger: Logger) async throws {
+        var last = "no attempt"
+        for attempt in 1...attempts {
+            if attempt > 1 { try await Task.sleep(for: backoff * (1 << (attempt - 2))) }
+            do {
+                let response = try await HTTPClient.shared.execute(try make(), timeout: timeout)
+                _ = try? await response.body.collect(upTo: 64 * 1024)
+                if (200..<300).contains(response.status.code) { return }
+                last = "HTTP \(response.status.code)"
+                if (400..<500).contains(response.status.code) { break }
+            } catch {
+                last = String(describing: type(of: error))
+            }
+            logger.warning("SMS provider attempt failed", metadata: ["sms.provider": "\(provider)", "attempt": "\(attempt)", "error": "\(last)"])
+        }
+        throw SMSDeliveryError("\(provider): \(last)")
+    }
+}
