@@ -14,6 +14,10 @@ import tempfile
 import httpx
 
 from conftest import EMAIL, PASSWORD, ROOT, Server
+from phone_pages import PhoneServer
+
+PHONE_OPERATIONS = ["phoneCountries", "sendPhoneCode", "resendPhoneCode", "registerPhone", "verifyPhoneCode",
+                    "supabaseOTP", "supabaseVerify"]
 
 DOCUMENT = ROOT / "docs" / "openapi.yaml"
 CHECKS = ",".join([
@@ -51,9 +55,18 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
     try:
         anon_key = "peer-mentor-demo-anon-key"
         logouts = ["--include-operation-id", "logout", "--include-operation-id", "supabaseLogout"]
-        others = ["--exclude-operation-id", "logout", "--exclude-operation-id", "supabaseLogout"]
+        phone = [argument for operation in PHONE_OPERATIONS for argument in ("--include-operation-id", operation)]
+        others = ["--exclude-operation-id", "logout", "--exclude-operation-id", "supabaseLogout",
+                  *[argument for operation in PHONE_OPERATIONS for argument in ("--exclude-operation-id", operation)]]
         runs = [schemathesis(server, access_token(server), anon_key, others, 200),
                 schemathesis(server, access_token(server), anon_key, logouts, 200)]
+        # The phone routes are served by an app that lists phone: UrbanNest's, with its outbox.
+        phone_server = PhoneServer(extra=("--anon-key", "urbannest-anon-key"))
+        try:
+            runs.append(schemathesis(phone_server, "none", "urbannest-anon-key", phone, 150))
+            assert "Unexpected error" not in phone_server.log
+        finally:
+            phone_server.close()
         for code, generated, output in runs:
             assert code == 0 and generated > 0, output
         total = sum(generated for _, generated, _ in runs)
