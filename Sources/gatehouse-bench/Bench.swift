@@ -27,6 +27,10 @@ struct Bench {
         print(String(format: "LoginCore event with validation: %.1f µs (target ≤ 10 µs: %.2f× of it; %.0f× inside C5's 16 ms)",
                      eventTime * 1e6, eventTime / 10e-6, 0.016 / eventTime))
 
+        let keystroke = FormTiming.medianPhoneKeystroke()
+        print(String(format: "LoginCore phone keystroke (format, caret, check): %.1f µs (seed 004: < 100 ms: %.0f× inside)",
+                     keystroke * 1e6, 0.1 / keystroke))
+
         for (name, save, load) in try await StoreTiming.measure() {
             print(String(format: "session store %@: save %.1f ms, load %.1f ms (%.0f× and %.0f× inside SC-004's 100 ms)",
                          name, save * 1000, load * 1000, 0.1 / save, 0.1 / load))
@@ -82,6 +86,7 @@ struct Bench {
         print(String(format: "refreshes/s at 16 concurrent clients: %.0f  (%.0f × logins/s)", refreshes, refreshes / logins))
         try await client.shutdown()
         await server.stop()
+        try await PhoneBench.run(seconds: seconds)
     }
 
     /// `GET /api/me` latency from one client, alone and while 8 clients flood the login route

@@ -117,6 +117,11 @@ struct LoadClient: Sendable {
         try await http.shutdown()
     }
 
+    /// A phone route's POST, answering `expect`.
+    func postPhone(_ path: String, _ body: [String: String], expect status: UInt) async throws -> ByteBuffer {
+        try await post(path, body, expect: status)
+    }
+
     private func post(_ path: String, _ body: [String: String], headers: [String: String] = [:], expect status: UInt) async throws -> ByteBuffer {
         var request = HTTPClientRequest(url: base + path)
         request.method = .POST
