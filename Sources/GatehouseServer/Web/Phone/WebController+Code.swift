@@ -73,11 +73,7 @@ extension WebController {
         guard let current = try await currentCode(request) else { return try codeGone(json: wantsJSON) }
         do {
             let sent = try await service.resendPhoneCode(verificationID: current.sent.verificationID, from: context.client)
-            var response = wantsJSON
-                ? try JSONBody.response(PhoneWebAnswer.Sent(redirect: "/login/code", sent: sent))
-                : Response.redirect(to: "/login/code", type: .normal)
-            response.setCookie(WebCookies.cookie(WebCookies.phoneCode, sent.verificationID, maxAge: sent.expiresIn + 60))
-            return response
+            return try codeSent(sent, json: wantsJSON)
         } catch let error as GatehouseError {
             let rendered = APIError(error)
             var state = codeState(current)

@@ -59,11 +59,7 @@ extension WebController {
                 let sent = try await service.sendPhoneCode(
                     code.phone, country: code.country, purpose: mode == .register ? .register : .signIn, name: code.name, from: context.client
                 )
-                var response = wantsJSON
-                    ? try JSONBody.response(PhoneWebAnswer.Sent(redirect: "/login/code", sent: sent))
-                    : Response.redirect(to: "/login/code", type: .normal)
-                response.setCookie(WebCookies.cookie(WebCookies.phoneCode, sent.verificationID, maxAge: sent.expiresIn + 60))
-                return response
+                return try codeSent(sent, json: wantsJSON)
             } catch let error as GatehouseError {
                 let rendered = APIError(error)
                 status = rendered.status
@@ -82,6 +78,16 @@ extension WebController {
             response = try phonePage(state, csrf: fields["csrf"] ?? WebCookies.newToken(), status: status, retryAfter: retryAfter)
         }
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
+
+    /// A code went out: to the code screen (as a redirect, or JSON for the script), with the
+    /// code bound to this browser by its cookie.
+    func codeSent(_ sent: PhoneCodeSent, json: Bool) throws -> Response {
+        var response = json
+            ? try JSONBody.response(PhoneWebAnswer.Sent(redirect: "/login/code", sent: sent))
+            : Response.redirect(to: "/login/code", type: .normal)
+        response.setCookie(WebCookies.cookie(WebCookies.phoneCode, sent.verificationID, maxAge: sent.expiresIn + 60))
         return response
     }
 
