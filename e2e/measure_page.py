@@ -18,19 +18,27 @@ def main():
     # Seed 004's phone screen (screen load < 300 ms): its entry animation holds the first
     # contentful paint back by design, so DOMContentLoaded is reported too.
     from phone_pages import PhoneServer
-    measure("phone page", PhoneServer())
+    # Chromium records no first-contentful-paint while content fades in from opacity 0, so the
+    # phone screen is measured with reduced motion (no entry animation): its load, not the 500 ms
+    # the seed's animation then takes by design.
+    measure("phone page (reduced motion)", PhoneServer(), reduced_motion=True)
 
 
-def measure(label, server):
+def measure(label, server, reduced_motion=False):
     try:
         paints, weights, ready = [], [], []
         for _ in range(10):
-            driver = chromium()
+            driver = chromium(reduced_motion=reduced_motion)
             driver.execute_cdp_cmd("Network.enable", {})
             driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
             driver.get(server.url + "/login")
             driver.execute_script("return new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
-            paints.append(driver.execute_script(FCP))
+            for _ in range(40):  # an entry animation paints its first content a little later
+                paint = driver.execute_script(FCP)
+                if paint is not None:
+                    break
+                driver.execute_script("return new Promise(r => setTimeout(r, 25))")
+            paints.append(paint)
             ready.append(driver.execute_script("return performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"))
             entries = driver.execute_script(WEIGHT)
             weights.append(sum(e[3] for e in entries))
