@@ -10,15 +10,23 @@ extension AuthClient {
         guard case .authenticate(let credentials) = effect else { return nil }
         do {
             let session = try await signIn(email: credentials.email, password: credentials.password)
-            let tokens = SessionTokens(
-                accessToken: session.accessToken, refreshToken: session.refreshToken,
-                expiresIn: Int(session.expiresAt.timeIntervalSince(configuration.now()).rounded())
-            )
-            return .loginResponse(.success(LoginSuccess(user: session.user, tokens: tokens)))
-        } catch let error as AuthError {
-            return .loginResponse(.failure(error.loginFailure))
+            return .loginResponse(.success(loginSuccess(session)))
         } catch {
-            return .loginResponse(.failure(.networkUnavailable))
+            return .loginResponse(.failure(Self.failure(error)))
         }
+    }
+
+    /// LoginCore's outcome for an error of a sign-in call; anything not an ``AuthError`` is the network's.
+    static func failure(_ error: any Error) -> AuthFailure {
+        (error as? AuthError)?.loginFailure ?? .networkUnavailable
+    }
+
+    /// A stored session as LoginCore's success: the user and the tokens, with the seconds left.
+    func loginSuccess(_ session: Session) -> LoginSuccess {
+        let tokens = SessionTokens(
+            accessToken: session.accessToken, refreshToken: session.refreshToken,
+            expiresIn: Int(session.expiresAt.timeIntervalSince(configuration.now()).rounded())
+        )
+        return LoginSuccess(user: session.user, tokens: tokens)
     }
 }

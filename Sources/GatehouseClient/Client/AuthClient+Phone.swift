@@ -39,12 +39,7 @@ extension AuthClient {
         switch effect {
         case .verify(_, let code):
             do {
-                let session = try await signIn(code: code, for: verification)
-                let tokens = SessionTokens(
-                    accessToken: session.accessToken, refreshToken: session.refreshToken,
-                    expiresIn: Int(session.expiresAt.timeIntervalSince(configuration.now()).rounded())
-                )
-                return .verifyResponse(.success(LoginSuccess(user: session.user, tokens: tokens)))
+                return .verifyResponse(.success(loginSuccess(try await signIn(code: code, for: verification))))
             } catch {
                 return .verifyResponse(.failure(Self.failure(error)))
             }
@@ -57,10 +52,6 @@ extension AuthClient {
         default:
             return nil
         }
-    }
-
-    static func failure(_ error: any Error) -> AuthFailure {
-        (error as? AuthError)?.loginFailure ?? .networkUnavailable
     }
 
     private func phoneTransport() throws -> any PhoneCodeTransport {

@@ -15,7 +15,7 @@ struct AccountKeys: Sendable {
     /// A stable reference for a normalised identifier: 32 hex digits of an HMAC.
     func reference(for identifier: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data("account:\(identifier)".utf8), using: key)
-        return mac.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return mac.prefix(16).hexEncoded
     }
 
     /// A new device token for an account, valid until `expires`.

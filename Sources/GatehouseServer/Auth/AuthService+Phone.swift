@@ -31,8 +31,8 @@ extension AuthService {
     /// Sends a new code for the phone of an earlier request; the old code stops working.
     func resendPhoneCode(verificationID: String, from client: ClientInfo) async throws -> PhoneCodeSent {
         try requirePhoneSignIn()
-        guard verificationID.utf8.count <= 64, let record = try await phone.codes.phoneCode(id: verificationID),
-              let number = PhoneNumber.parse(record.phone, region: "")
+        guard verificationID.utf8.count <= 64 else { throw GatehouseError.invalidRequest("verification_id must be at most 64 bytes") }
+        guard let record = try await phone.codes.phoneCode(id: verificationID), let number = PhoneNumber.parse(record.phone, region: "")
         else { throw GatehouseError.codeRejected(.expired) }
         return try await sendPhoneCode(to: number, purpose: record.purpose, name: record.name, from: client)
     }

@@ -103,7 +103,7 @@ struct PhoneCodeIssuer: Sendable {
     }
 
     func mac(id: String, code: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data("\(id):\(code)".utf8), using: key).map { String(format: "%02x", $0) }.joined()
+        HMAC<SHA256>.authenticationCode(for: Data("\(id):\(code)".utf8), using: key).hexEncoded
     }
 
     /// Compares in constant time (HMAC verification), whatever `code` is.

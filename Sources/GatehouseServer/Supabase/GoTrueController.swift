@@ -50,7 +50,7 @@ struct GoTrueController {
         }
         guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, "phone_provider_disabled", "Phone logins are disabled") }
         let id = try await service.currentPhoneCode(phone)
-        let signIn = try await service.signIn(.phoneCode(verificationID: id, code: String(token.prefix(32))), from: context.client)
+        let signIn = try await service.signIn(.phoneCode(verificationID: id, code: token), from: context.client)
         var response = try session(signIn.grant)
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response

@@ -1,5 +1,12 @@
 import Foundation
 
+extension Sequence<UInt8> {
+    /// The bytes as lower-case hex, two digits each.
+    var hexEncoded: String {
+        map { String(format: "%02x", $0) }.joined()
+    }
+}
+
 extension Data {
     /// Bytes from lower- or upper-case hex; `nil` for anything else.
     init?(hex: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import Hummingbird
 import LoginCore
 import Mustache
@@ -16,6 +17,10 @@ struct WebController {
     let configJSON: String
     /// The app's colours as CSS custom properties (`/assets/theme.css`).
     let themeCSS: String
+    /// The regions the phone screens offer, the default first (empty without phone sign-in).
+    let phoneCountries: [PhoneCountry]
+    /// The copy and countries for the phone and code screens' script, built once.
+    let phoneConfigJSON: String
     var configuration: LoginConfiguration { form.configuration }
 
     init(service: AuthService, resources: WebResources) {
@@ -24,6 +29,9 @@ struct WebController {
         form = LoginForm(configuration: service.configuration.login)
         configJSON = LoginPage.configJSON(service.configuration.login)
         themeCSS = LoginPage.themeCSS(service.configuration.login.theme)
+        let phone = service.configuration.phone
+        phoneCountries = phone.enabled ? phone.allowedRegions.compactMap { PhoneCountry.make($0) } : []
+        phoneConfigJSON = PhonePage.configJSON(service.configuration.login, countries: phoneCountries)
     }
 
     func addRoutes(to router: Router<GatehouseRequestContext>) {

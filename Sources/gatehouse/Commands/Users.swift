@@ -67,10 +67,10 @@ extension Gatehouse.Users {
 
         func run() async throws {
             if let phone {
-                let user = try await storage.withAdministration {
-                    try await $0.create(phone: phone, region: country ?? "", name: personName.full)
+                let (user, e164) = try await storage.withAdministration { admin in
+                    let user = try await admin.create(phone: phone, region: country ?? "", name: personName.full)
+                    return (user, try await admin.phone(of: user))
                 }
-                let e164 = try await storage.withAdministration { try await $0.phone(of: user) }
                 print("Created \(e164 ?? phone) (\(user.id))")
                 return
             }

@@ -9,6 +9,8 @@ struct CodePage {
     let csrf: String
     /// Where "Change number" goes: the screen the code was requested from.
     let changeHref: String
+    /// The phone screens' script configuration, built once by the controller.
+    let configJSON: String
 
     var context: [String: Any] {
         let m = configuration.messages
@@ -23,7 +25,7 @@ struct CodePage {
             "resend": m.text(.resendCode), "changeNumber": m.text(.changeNumber), "changeHref": changeHref,
             "expiresIn": sent.expiresIn, "resendAfter": sent.resendAfter,
             "resendCountdown": state.resendCountdown ?? "", "hasResendCountdown": state.resendCountdown != nil,
-            "configJSON": PhonePage.configJSON(configuration, countries: []),
+            "configJSON": configJSON,
         ]
     }
 }

@@ -13,6 +13,8 @@ struct PhonePage {
     let retryAfter: Int?
     /// Whether the app offers registration ("Create Account").
     let registration: Bool
+    /// ``configJSON(_:countries:)``, built once by the controller.
+    let configJSON: String
 
     var context: [String: Any] {
         let m = configuration.messages
@@ -33,7 +35,7 @@ struct PhonePage {
             "retryAfter": retryAfter.map(String.init) ?? "", "suggestsRegistration": state.suggestsRegistration,
             "switchPrompt": m.text(register ? .haveAccountPrompt : .noAccountPrompt),
             "switchLink": m.text(register ? .signInLink : .createAccount), "switchHref": register ? "/login" : "/register",
-            "showSwitch": register || registration, "configJSON": Self.configJSON(configuration, countries: state.countries),
+            "showSwitch": register || registration, "configJSON": configJSON,
         ]
     }
 

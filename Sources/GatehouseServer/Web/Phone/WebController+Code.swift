@@ -110,7 +110,7 @@ extension WebController {
 
     func codePage(_ state: CodeEntryState, purpose: PhoneCodePurpose, csrf: String, status: HTTPResponse.Status) throws -> Response {
         let back = purpose == .register ? "/register" : (phoneFirst ? "/login" : "/login/phone")
-        let page = CodePage(configuration: configuration, state: state, csrf: csrf, changeHref: back)
+        let page = CodePage(configuration: configuration, state: state, csrf: csrf, changeHref: back, configJSON: phoneConfigJSON)
         return html(resources.templates.render(page.context, withTemplate: "code") ?? "", status: status, csrf: csrf)
     }
 }

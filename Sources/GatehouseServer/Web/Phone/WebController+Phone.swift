@@ -27,11 +27,6 @@ extension WebController {
         pages.post("/register") { request, context in try await submitPhone(request, context: context, mode: .register) }
     }
 
-    /// The allowed regions as the picker lists them.
-    var phoneCountries: [PhoneCountry] {
-        service.configuration.phone.allowedRegions.compactMap { PhoneCountry.make($0) }
-    }
-
     func showPhone(_ request: Request, context: GatehouseRequestContext, mode: PhoneSignInState.Mode) async throws -> Response {
         if context.identity != nil { return Response.redirect(to: "/home", type: .normal) }
         var state = phoneForm.initialState(mode: mode)
@@ -94,7 +89,7 @@ extension WebController {
     func phonePage(_ state: PhoneSignInState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?) throws -> Response {
         let page = PhonePage(
             configuration: configuration, state: state, csrf: csrf, retryAfter: retryAfter,
-            registration: service.configuration.phone.registration
+            registration: service.configuration.phone.registration, configJSON: phoneConfigJSON
         )
         return html(resources.templates.render(page.context, withTemplate: "phone") ?? "", status: status, csrf: csrf)
     }
