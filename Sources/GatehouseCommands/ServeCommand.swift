@@ -54,6 +54,8 @@ public struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "SMS gateways") var smsGateway: SMSGatewayOptions
 
+    @OptionGroup(title: "Sign in with Google") var google: GoogleOptions
+
     @OptionGroup var connections: ConnectionOptions
 
     @OptionGroup var kek: KeyEncryptionOptions
@@ -84,6 +86,9 @@ public struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--database postgres://… needs GATEHOUSE_KEY_ENCRYPTION_KEY or --key-encryption-key-file (`gatehouse keys new-kek` makes one)")
         }
         if let anonKey, anonKey.isEmpty { throw ValidationError("--anon-key must not be empty") }
+        if port == 0, try google.settings() != nil, google.publicUrl == nil {
+            throw ValidationError("--port 0 with Google needs --public-url (the provider must know the callback's port)")
+        }
         if smsOutbox != nil, smsGateway.delivery != nil { throw ValidationError("choose one of --sms-outbox, --sms-webhook and --sms-kannel") }
         if let config {
             guard FileManager.default.fileExists(atPath: config) else { throw ValidationError("--config \(config): no such file") }
@@ -115,6 +120,7 @@ public struct ServeCommand: AsyncParsableCommand {
         try abuse.apply(to: &configuration)
         connections.apply(to: &configuration)
         phone.apply(to: &configuration)
+        try google.apply(to: &configuration)
         configuration.keyEncryptionKey = try kek.resolved()
         configuration.migrateOnStart = !noMigrate
         configuration.signingKeyRefreshInterval = signingKeyRefresh

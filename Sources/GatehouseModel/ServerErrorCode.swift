@@ -35,3 +35,26 @@ extension ServerErrorCode {
     /// The SMS provider failed; not the user's connection (503).
     public static let smsUnavailable: Self = "sms_unavailable"
 }
+
+extension ServerErrorCode {
+    /// The person declined at the provider (Google); show no error.
+    public static let providerCancelled: Self = "provider_cancelled"
+    /// The provider could not be reached or failed (seed 002: "Google sign-in failed").
+    public static let providerUnavailable: Self = "provider_unavailable"
+    /// The provider refused the authorization code (seed 002: "Authentication failed").
+    public static let providerCodeRejected: Self = "provider_code_rejected"
+    /// The provider's ID token failed validation.
+    public static let invalidIDToken: Self = "invalid_id_token"
+    /// A provider flow's state is missing, forged, used or expired.
+    public static let invalidFlowState: Self = "invalid_flow_state"
+    /// The email belongs to an account: sign in with its password first, then link the provider.
+    public static let linkRequired: Self = "link_required"
+    /// The provider identity belongs to another account.
+    public static let identityTaken: Self = "identity_taken"
+    /// The server has no such provider.
+    public static let providerDisabled: Self = "provider_disabled"
+    /// A return address that is not on the allow-list.
+    public static let redirectNotAllowed: Self = "redirect_not_allowed"
+    /// Removing this way in would leave the account with none.
+    public static let lastSignInMethod: Self = "last_sign_in_method"
+}

@@ -73,7 +73,7 @@ func tlsConfiguration(_ files: TLSFiles) throws -> TLSConfiguration {
 public func buildRouter(
     _ configuration: GatehouseConfiguration,
     repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository & SigningKeyRepository
-        & PhoneCodeRepository,
+        & PhoneCodeRepository & OIDCFlowRepository,
     logger: Logger
 ) async throws -> Router<GatehouseRequestContext> {
     let location = try DatabaseLocation(configuration.databasePath)
@@ -91,7 +91,7 @@ public func buildRouter(
     )
     let router = Router(context: GatehouseRequestContext.self)
     router.add(middleware: ClientMiddleware(trustedProxies: configuration.trustedProxies, servesTLS: configuration.tls != nil))
-    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware(formTargets: configuration.google.flatMap { $0.origin }.map { [$0] } ?? []))
     if configuration.logRequests {
         router.add(middleware: RequestLogMiddleware(level: .info))
     }
@@ -102,6 +102,7 @@ public func buildRouter(
     if let anonKey = configuration.supabaseAnonKey {
         GoTrueController(service: service, anonKey: anonKey).addRoutes(to: router)
     }
+    if configuration.google != nil { GoogleController(service: service).addRoutes(to: router) }
     WebController(service: service, resources: try WebResources.load()).addRoutes(to: router)
     router.get("/.well-known/jwks.json") { _, _ in
         try JSONBody.response(try await keys.jwks())

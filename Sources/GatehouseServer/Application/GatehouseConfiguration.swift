@@ -47,6 +47,11 @@ public struct GatehouseConfiguration: Sendable {
     public var phone = PhonePolicy()
     /// Where SMS go (`serve --sms-outbox`, …).
     public var sms = SMSDelivery.none
+    /// Google (or another OpenID provider) for sign-in (`--google-issuer`, `--google-client-id`, …).
+    public var google: ExternalProviderSettings?
+    /// The address people reach this server at (`--public-url`); the provider's callback is
+    /// `<public URL>/auth/google/callback`. Defaults to the address `serve` listens on.
+    public var publicURL: String?
     /// Proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`); none by default.
     public var trustedProxies = TrustedProxies.none
     /// Idle and header timeouts and the cap on open connections.
@@ -64,6 +69,14 @@ public struct GatehouseConfiguration: Sendable {
     public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}
+
+    /// ``publicURL``, or the listening address.
+    var resolvedPublicURL: String {
+        if let publicURL { return publicURL }
+        let scheme = tls == nil ? "http" : "https"
+        let host = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(host):\(port)"
+    }
 
     /// The key file an earlier release kept beside an SQLite database; imported on first start.
     var legacySigningKeyPath: String? {

@@ -8,17 +8,23 @@ extension AuthService {
     /// - Parameters:
     ///   - previousID: the web session id the browser presented, if any.
     func signInToWeb(_ grant: Grant, from client: ClientInfo, replacing previousID: String?) async throws -> WebSignIn {
-        let (user, device) = try await admit(grant, from: client)
+        let admitted = try await admit(grant, from: client)
+        let id = try await openWebSession(for: admitted.user, method: grant.method, client: client, replacing: previousID)
+        return WebSignIn(sessionID: id, deviceToken: admitted.deviceToken, isNewUser: admitted.isNewUser)
+    }
+
+    /// Opens a web session for an admitted user, ending the one the browser held; returns its id.
+    func openWebSession(for user: UserRecord, method: String, client: ClientInfo, replacing previousID: String?) async throws -> String {
         if let previousID, let previous = try await sessions.webSession(hash: WebSessionID.hash(previousID)) {
             try await sessions.revokeSession(id: previous.sessionID, at: now, reason: "web_session_replaced")
         }
         let id = WebSessionID.generate()
-        _ = try await openSession(for: user, method: grant.method, client: client, lifetime: configuration.webSessionLifetime) { session in
+        _ = try await openSession(for: user, method: method, client: client, lifetime: configuration.webSessionLifetime) { session in
             .webSession(WebSessionRecord(
                 idHash: WebSessionID.hash(id), sessionID: session.id, createdAt: session.createdAt, lastSeenAt: session.createdAt
             ))
         }
-        return WebSignIn(sessionID: id, deviceToken: device)
+        return id
     }
 
     /// The user and session behind a web session id, if it is live and was used recently.
@@ -43,6 +49,7 @@ extension AuthService {
 struct WebSignIn: Sendable {
     let sessionID: String
     let deviceToken: String
+    var isNewUser = false
 }
 
 /// Web session ids: 256 random bits with a `ghw_` prefix, stored only as SHA-256 hashes.

@@ -15,6 +15,9 @@ public struct AuthService: Sendable {
     let tokens: TokenIssuer
     let limiter: AttemptLimiter
     let phone: PhoneCodeIssuer
+    let flows: any OIDCFlowRepository
+    /// Google (or the configured OpenID provider), when one is configured.
+    let google: ProviderSignIn?
     let configuration: GatehouseConfiguration
     let dummyHash: String
     let logger: Logger
@@ -25,7 +28,8 @@ public struct AuthService: Sendable {
     static let maximumIdentifierBytes = 320
 
     init(
-        repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository & PhoneCodeRepository,
+        repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository & PhoneCodeRepository
+            & OIDCFlowRepository,
         hasher: PasswordHasher, tokens: TokenIssuer, configuration: GatehouseConfiguration, logger: Logger
     ) async throws {
         users = repository
@@ -45,6 +49,17 @@ public struct AuthService: Sendable {
             codes: repository, throttles: repository, key: SymmetricKey(data: phoneKey), references: limiter.keys,
             sender: try configuration.sms.makeSender(logger: logger), policy: configuration.phone, logger: logger
         )
+        flows = repository
+        if let settings = configuration.google {
+            let key = try await repository.secret(
+                ProviderSignIn.secretName, orInsert: Data(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
+            )
+            google = ProviderSignIn(
+                settings: settings, flowKey: SymmetricKey(data: key), publicURL: configuration.resolvedPublicURL, logger: logger
+            )
+        } else {
+            google = nil
+        }
         dummyHash = try await hasher.hash(RefreshToken.generate())
     }
 
@@ -56,22 +71,27 @@ public struct AuthService: Sendable {
     ///   - client: who presents it; its address and device token count against the limits.
     /// - Returns: the tokens, the user, and a device token for the client to keep.
     func signIn(_ grant: Grant, from client: ClientInfo) async throws -> SignIn {
-        let (user, device) = try await admit(grant, from: client)
+        let admitted = try await admit(grant, from: client)
+        let user = admitted.user
         let refresh = RefreshToken.generate()
         let session = try await openSession(
             for: user, method: grant.method, client: client, lifetime: configuration.refreshTokenLifetime
         ) { session in
             .refreshToken(RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: session.createdAt))
         }
-        return SignIn(grant: try await self.grant(user: user, session: session, refreshToken: refresh), deviceToken: device)
+        return SignIn(
+            grant: try await self.grant(user: user, session: session, refreshToken: refresh), deviceToken: admitted.deviceToken,
+            isNewUser: admitted.isNewUser
+        )
     }
 
     /// The pipeline every sign-in shares: shape checks, limits, the grant's verifier, the lock.
-    /// - Returns: the account, and the device token the client should keep.
-    func admit(_ grant: Grant, from client: ClientInfo) async throws -> (UserRecord, deviceToken: String) {
+    /// - Returns: the account, whether it was just created, the flow that proved it (if any),
+    ///   and the device token the client should keep.
+    func admit(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
         try check(grant)
         let attempt = try await limiter.admit(grant.identifier, from: client, now: now)
-        guard let user = try await verify(grant) else {
+        guard let verified = try await verify(grant) else {
             try await limiter.recordFailure(attempt, now: now)
             logger.notice("Sign-in refused", metadata: [
                 "reason": "invalid_credentials", "method": "\(grant.method)", "account.ref": "\(attempt.account)",
@@ -79,13 +99,17 @@ public struct AuthService: Sendable {
             ])
             throw GatehouseError.invalidCredentials
         }
+        let user = verified.user
         guard user.lockedAt == nil else {
             logger.notice("Sign-in refused", metadata: [
                 "reason": "account_locked", "user.id": "\(user.id)", "client.address": "\(client.address)",
             ])
             throw GatehouseError.accountLocked
         }
-        return (user, try await limiter.recordSuccess(attempt, now: now))
+        return Admission(
+            user: user, deviceToken: try await limiter.recordSuccess(attempt, now: now), isNewUser: verified.isNewUser,
+            flow: verified.flow
+        )
     }
 
     /// Refuses malformed grants before anything is counted or hashed.
@@ -107,19 +131,30 @@ public struct AuthService: Sendable {
                 throw GatehouseError.invalidRequest("verification_id must be 1 to 64 bytes")
             }
             guard !code.isEmpty, code.utf8.count <= 16 else { throw GatehouseError.invalidRequest("code must be 1 to 16 bytes") }
+        case .google(let proof):
+            try requireGoogle().checkShape(proof)
+        case .flowCode(let code, let verifier):
+            guard !code.isEmpty, code.utf8.count <= 128 else { throw GatehouseError.invalidRequest("auth_code must be 1 to 128 bytes") }
+            guard (43...128).contains(verifier.utf8.count) else {
+                throw GatehouseError.invalidRequest("code_verifier must be 43 to 128 characters")
+            }
         }
     }
 
     /// The grant's verifier: the account it proves, or `nil` (a code's own refusals are thrown).
-    private func verify(_ grant: Grant) async throws -> UserRecord? {
+    private func verify(_ grant: Grant) async throws -> Verified? {
         switch grant {
         case .password(_, let password):
             let found = try await users.userAndPasswordHash(provider: .email, subject: grant.identifier)
             let hash = found?.1
             let matches = try await hasher.verify(password, against: hash ?? dummyHash)
-            return matches && hash != nil ? found?.0 : nil
+            return matches && hash != nil ? found.map { Verified(user: $0.0) } : nil
         case .phoneCode(let verificationID, let code):
-            return try await verifyPhoneCode(verificationID, code: code)
+            return Verified(user: try await verifyPhoneCode(verificationID, code: code))
+        case .google(let proof):
+            return try await verifyGoogle(proof)
+        case .flowCode(let code, let verifier):
+            return try await verifyFlowCode(code, verifier: verifier)
         }
     }
 
@@ -158,4 +193,22 @@ public struct AuthService: Sendable {
 struct SignIn: Sendable {
     let grant: TokenGrant
     let deviceToken: String
+    /// Whether the grant created the account (a first Google sign-in): the app shows its profile step.
+    var isNewUser = false
+}
+
+/// What a grant's verifier proved: the account, whether it was just created, and the provider
+/// flow it came through.
+struct Verified: Sendable {
+    var user: UserRecord
+    var isNewUser = false
+    var flow: OIDCFlowRecord?
+}
+
+/// A grant that passed every limit and its verifier.
+struct Admission: Sendable {
+    let user: UserRecord
+    let deviceToken: String
+    let isNewUser: Bool
+    let flow: OIDCFlowRecord?
 }

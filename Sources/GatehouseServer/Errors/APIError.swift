@@ -89,7 +89,7 @@ extension APIError {
                 headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#]
             )
         case .sessionEnded:
-            self.init(.invalidToken("The session has ended"))
+            self.init(GatehouseError.invalidToken("The session has ended"))
         case .refreshRejected(let failure):
             self.init(failure == .accountLocked ? .forbidden : .unauthorized, code: failure.rawValue, message: failure.message)
         case .invalidPhone:
@@ -115,6 +115,43 @@ extension APIError {
                 .serviceUnavailable, code: ServerErrorCode.smsUnavailable.rawValue,
                 message: "We couldn't send the code just now. Please try again shortly.", retryAfter: seconds
             )
+        case .providerSignIn(let failure):
+            self.init(failure)
+        case .lastSignInMethod:
+            self.init(
+                .conflict, code: ServerErrorCode.lastSignInMethod.rawValue,
+                message: "This is the account's last way to sign in; add another before removing it."
+            )
+        }
+    }
+
+    /// The REST rendering of a provider sign-in failure, in seed 002's words where it has them.
+    init(_ failure: ProviderFailure) {
+        switch failure {
+        case .cancelled:
+            self.init(.badRequest, code: ServerErrorCode.providerCancelled.rawValue, message: "Sign-in cancelled")
+        case .providerUnavailable:
+            self.init(.badGateway, code: ServerErrorCode.providerUnavailable.rawValue, message: "Google sign-in failed. Please try again.")
+        case .invalidCode:
+            self.init(.unauthorized, code: ServerErrorCode.providerCodeRejected.rawValue, message: "Authentication failed. Please try again.")
+        case .invalidToken(let reason):
+            self.init(.unauthorized, code: ServerErrorCode.invalidIDToken.rawValue, message: "The ID token was refused: \(reason)")
+        case .invalidFlow:
+            self.init(
+                .badRequest, code: ServerErrorCode.invalidFlowState.rawValue,
+                message: "This sign-in expired or was already used. Please start again."
+            )
+        case .linkRequired:
+            self.init(
+                .conflict, code: ServerErrorCode.linkRequired.rawValue,
+                message: "An account with this email already exists. Sign in with your password, then link Google from your account."
+            )
+        case .identityTaken:
+            self.init(.conflict, code: ServerErrorCode.identityTaken.rawValue, message: "This Google account is linked to another account.")
+        case .notConfigured:
+            self.init(.notFound, code: ServerErrorCode.providerDisabled.rawValue, message: "Google sign-in is not enabled")
+        case .redirectNotAllowed:
+            self.init(.badRequest, code: ServerErrorCode.redirectNotAllowed.rawValue, message: "The return address is not allowed")
         }
     }
 }

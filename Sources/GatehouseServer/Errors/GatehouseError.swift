@@ -35,6 +35,33 @@ public enum GatehouseError: Error, Equatable, Sendable {
     case codeRejected(CodeFailure)
     /// The SMS provider failed or the SMS budget is spent; not the user's fault. Seconds to wait.
     case smsUnavailable(retryAfter: Int)
+    /// Signing in with an external provider (Google) did not succeed; the failure says why.
+    case providerSignIn(ProviderFailure)
+    /// Removing this way in would leave the account with none.
+    case lastSignInMethod
+}
+
+/// Why a sign-in with an external provider (Google) did not succeed.
+public enum ProviderFailure: Error, Sendable, Equatable {
+    /// The person declined at the provider; not an error to show.
+    case cancelled
+    /// The provider could not be reached or answered nonsense; not the person's fault.
+    case providerUnavailable
+    /// The provider refused the authorization code (seed 002: "Authentication failed").
+    case invalidCode
+    /// An ID token that fails validation; the text says which check, never the token.
+    case invalidToken(String)
+    /// A flow's state is missing, forged, used, expired or bound to another browser.
+    case invalidFlow
+    /// The provider's email belongs to an account this sign-in may not join yet: sign in with
+    /// the password first, then link.
+    case linkRequired
+    /// The identity is already linked to another account.
+    case identityTaken
+    /// The server has no such provider configured.
+    case notConfigured
+    /// A return address that is not on the allow-list.
+    case redirectNotAllowed
 }
 
 /// Why a one-time code was refused.

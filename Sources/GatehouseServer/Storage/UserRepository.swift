@@ -21,6 +21,14 @@ public protocol UserRepository: Sendable {
     func updateUser(_ user: UserRecord) async throws
     /// Removes an account with its identities and sessions; returns whether it existed.
     func deleteUser(id: String) async throws -> Bool
+    /// Adds an identity to an account; throws ``RepositoryError/duplicateIdentity`` when it is taken.
+    func addIdentity(_ identity: IdentityRecord) async throws
+    /// Links a provider's identity to an account whose email was never verified, in one
+    /// transaction: the identity is added, the email marked verified by the provider, the
+    /// password removed and every session ended (the pre-account-takeover defence).
+    func claimUnverifiedAccount(userID: String, adding identity: IdentityRecord, emailSubject: String, at: Date) async throws
+    /// Removes the account's identities of a provider; returns whether there were any.
+    func removeIdentity(userID: String, provider: IdentityProvider) async throws -> Bool
 }
 
 extension UserRepository {

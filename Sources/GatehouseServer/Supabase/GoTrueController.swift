@@ -13,6 +13,9 @@ struct GoTrueController {
     let anonKey: String
 
     func addRoutes(to router: Router<GatehouseRequestContext>) {
+        if service.google != nil {
+            router.group("/auth/v1").add(middleware: GoTrueErrorMiddleware()).get("/authorize", use: authorize)
+        }
         router.group("/auth/v1")
             .add(middleware: GoTrueErrorMiddleware())
             .add(middleware: APIKeyMiddleware(anonKey: anonKey))
@@ -50,7 +53,12 @@ struct GoTrueController {
         }
         guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, "phone_provider_disabled", "Phone logins are disabled") }
         let id = try await service.currentPhoneCode(phone)
-        let signIn = try await service.signIn(.phoneCode(verificationID: id, code: token), from: context.client)
+        return try await signedIn(.phoneCode(verificationID: id, code: token), context: context)
+    }
+
+    /// Signs in with any grant and answers with GoTrue's session.
+    func signedIn(_ grant: Grant, context: GatehouseRequestContext) async throws -> Response {
+        let signIn = try await service.signIn(grant, from: context.client)
         var response = try session(signIn.grant)
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response
@@ -66,17 +74,18 @@ struct GoTrueController {
             guard let email = body.email, let password = body.password else {
                 throw GoTrueError.validationFailed("An email address and a password are required")
             }
-            let signIn = try await service.signIn(.password(identifier: email, password: password), from: context.client)
-            var response = try session(signIn.grant)
-            response.headers[.gatehouseDevice] = signIn.deviceToken
-            return response
+            return try await signedIn(.password(identifier: email, password: password), context: context)
+        case "id_token":
+            return try await idTokenGrant(request, context: context)
+        case "pkce":
+            return try await pkceGrant(request, context: context)
         case "refresh_token":
             let body = try await JSONBody.decode(GoTrueRefreshGrant.self, from: request, context: context)
             return try session(await service.refresh(body.refreshToken))
         case let other:
             throw GoTrueError(
                 .badRequest, "validation_failed",
-                "Unsupported grant type \(other.map { "'\($0)'" } ?? "(none)"); use password or refresh_token"
+                "Unsupported grant type \(other.map { "'\($0)'" } ?? "(none)"); use password, refresh_token, id_token or pkce"
             )
         }
     }

@@ -78,6 +78,17 @@ extension GoTrueError {
             self.init(.tooManyRequests, "over_request_rate_limit", "Too many incorrect codes. Request a new one.")
         case .smsUnavailable(let seconds):
             self.init(.internalServerError, "sms_send_failed", "Error sending sms OTP", retryAfter: seconds)
+        case .providerSignIn(.cancelled): self.init(.badRequest, "access_denied", "The user denied access")
+        case .providerSignIn(.providerUnavailable): self.init(.badGateway, "unexpected_failure", "Error contacting the OAuth provider")
+        case .providerSignIn(.invalidCode): self.init(.badRequest, "bad_oauth_callback", "Unable to exchange the OAuth code")
+        case .providerSignIn(.invalidToken(let reason)): self.init(.badRequest, "bad_jwt", "Unable to verify the ID token: \(reason)")
+        case .providerSignIn(.invalidFlow): self.init(.notFound, "flow_state_not_found", "Invalid flow state, no valid flow state found")
+        case .providerSignIn(.linkRequired):
+            self.init(.unprocessableContent, "email_exists", "A user with this email already exists; sign in and link the identity")
+        case .providerSignIn(.identityTaken): self.init(.unprocessableContent, "identity_already_exists", "Identity is already linked to another user")
+        case .providerSignIn(.notConfigured): self.init(.badRequest, "provider_disabled", "Unsupported provider: Provider is not enabled")
+        case .providerSignIn(.redirectNotAllowed): self.init(.badRequest, "validation_failed", "redirect_to is not allowed")
+        case .lastSignInMethod: self.init(.unprocessableContent, "single_identity_not_deletable", "User must have at least 1 identity after unlinking")
         }
     }
 

@@ -109,3 +109,26 @@ struct GoTrueVerifyRequest: Decodable {
     let phone: String?
     let token: String?
 }
+
+/// The body of `POST /token?grant_type=id_token` (native Sign in with Google).
+struct GoTrueIDTokenGrant: Decodable {
+    let provider: String
+    let idToken: String
+    let nonce: String?
+
+    enum CodingKeys: String, CodingKey {
+        case provider, nonce
+        case idToken = "id_token"
+    }
+}
+
+/// The body of `POST /token?grant_type=pkce`: the code `/authorize` returned and the verifier.
+struct GoTruePKCEGrant: Decodable {
+    let authCode: String
+    let codeVerifier: String
+
+    enum CodingKeys: String, CodingKey {
+        case authCode = "auth_code"
+        case codeVerifier = "code_verifier"
+    }
+}

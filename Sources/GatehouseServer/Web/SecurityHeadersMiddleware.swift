@@ -6,11 +6,20 @@ import Hummingbird
 /// referrer, no powerful browser features, and HSTS when the client came over HTTPS.
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = GatehouseRequestContext
+    /// The policy every response carries.
+    let contentSecurityPolicy: String
 
-    static var contentSecurityPolicy: String {
+    /// - Parameter formTargets: origins a form may lead to besides this server (a sign-in
+    ///   provider: its button's form is redirected there, and `form-action` covers redirects).
+    init(formTargets: [String] = []) {
+        contentSecurityPolicy = Self.contentSecurityPolicy(formTargets: formTargets)
+    }
+
+    static func contentSecurityPolicy(formTargets: [String] = []) -> String {
         [
             "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-            "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+            "connect-src 'self'", (["form-action 'self'"] + formTargets).joined(separator: " "), "base-uri 'none'",
+            "frame-ancestors 'none'",
         ].joined(separator: "; ")
     }
 
@@ -30,7 +39,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "no-referrer"
         response.headers[.xFrameOptions] = "DENY"

@@ -75,6 +75,11 @@ extension WebController {
         case .codeRejected(.exhausted): .codeAttemptsExceeded
         case .accountNotFound: .accountNotFound
         case .smsUnavailable(let seconds): .smsUnavailable(retryAfter: seconds)
+        case .providerSignIn(.cancelled): .providerCancelled
+        case .providerSignIn(.providerUnavailable), .providerSignIn(.notConfigured): .providerFailed
+        case .providerSignIn(.invalidCode), .providerSignIn(.invalidToken), .providerSignIn(.invalidFlow),
+             .providerSignIn(.identityTaken), .providerSignIn(.redirectNotAllowed): .providerCodeRejected
+        case .providerSignIn(.linkRequired), .lastSignInMethod: .providerLinkRequired
         }
     }
 }

@@ -21,6 +21,8 @@ struct WebController {
     let phoneCountries: [PhoneCountry]
     /// The copy and countries for the phone and code screens' script, built once.
     let phoneConfigJSON: String
+    /// The Google button's machine (seeds 002 and 004).
+    let providerButton: ProviderButton
     var configuration: LoginConfiguration { form.configuration }
 
     init(service: AuthService, resources: WebResources) {
@@ -32,6 +34,7 @@ struct WebController {
         let phone = service.configuration.phone
         phoneCountries = phone.enabled ? phone.allowedRegions.compactMap { PhoneCountry.make($0) } : []
         phoneConfigJSON = PhonePage.configJSON(service.configuration.login, countries: phoneCountries)
+        providerButton = ProviderButton(configuration: service.configuration.login)
     }
 
     func addRoutes(to router: Router<GatehouseRequestContext>) {
@@ -45,6 +48,7 @@ struct WebController {
         pages.post("/login", use: submitLogin)
         addPhoneRoutes(to: pages)
         pages.get("/home", use: showHome)
+        addGoogleRoutes(to: pages)
         pages.post("/logout", use: logout)
         router.get("/assets/{name}") { _, context in try asset(context.parameters.get("name") ?? "") }
         router.get("/openapi.yaml") { _, _ in try asset("openapi.yaml") }
@@ -68,7 +72,7 @@ struct WebController {
         if request.uri.queryParameters["reason"] == "expired" {
             _ = form.send(.sessionEnded(.sessionExpired), to: &state)
         }
-        var response = try page(state: state, csrf: WebCookies.newToken(), status: .ok, retryAfter: nil)
+        var response = try page(state: state, csrf: WebCookies.newToken(), status: .ok, retryAfter: nil, provider: providerState(request))
         if request.cookies[WebCookies.session] != nil { response.setCookie(WebCookies.expired(WebCookies.session)) }
         return response
     }
@@ -79,9 +83,11 @@ struct WebController {
             return Response.redirect(to: "/login" + reason, type: .normal)
         }
         let csrf = WebCookies.newToken()
-        let body = resources.templates.render(
-            ["appName": configuration.appName, "name": user.name, "email": user.email, "csrf": csrf], withTemplate: "home"
-        ) ?? ""
+        var values: [String: Any] = ["appName": configuration.appName, "name": user.name, "email": user.email, "csrf": csrf]
+        if let account = context.identity?.user {
+            values.merge(try await homeGoogleContext(request, user: account)) { _, new in new }
+        }
+        let body = resources.templates.render(values, withTemplate: "home") ?? ""
         return html(body, status: .ok, csrf: csrf)
     }
 
@@ -99,9 +105,11 @@ struct WebController {
         return response
     }
 
-    func page(state: LoginState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?) throws -> Response {
+    func page(
+        state: LoginState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?, provider: ProviderButtonState = ProviderButtonState()
+    ) throws -> Response {
         let page = LoginPage(configuration: configuration, state: state, csrf: csrf, configJSON: configJSON, retryAfter: retryAfter)
-        let body = resources.templates.render(page.context, withTemplate: "login") ?? ""
+        let body = resources.templates.render(page.context.merging(providerContext(provider)) { _, new in new }, withTemplate: "login") ?? ""
         return html(body, status: status, csrf: csrf)
     }
 

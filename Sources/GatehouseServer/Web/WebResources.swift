@@ -20,11 +20,14 @@ struct WebResources: Sendable {
             "home": try MustacheTemplate(string: read("home.mustache")),
             "phone": try MustacheTemplate(string: read("phone.mustache")),
             "code": try MustacheTemplate(string: read("code.mustache")),
+            "google": try MustacheTemplate(string: read("google.mustache")),
+            "welcome": try MustacheTemplate(string: read("welcome.mustache")),
         ])
         let assets = [
             "gatehouse.css": ("text/css; charset=utf-8", try read("gatehouse.css")),
             "login.js": ("text/javascript; charset=utf-8", try read("login.js")),
             "phone.js": ("text/javascript; charset=utf-8", try read("phone.js")),
+            "provider.js": ("text/javascript; charset=utf-8", try read("provider.js")),
             "openapi.yaml": ("application/yaml; charset=utf-8", try read("openapi.yaml")),
         ]
         return WebResources(templates: templates, assets: assets.mapValues { (type: $0.0, body: $0.1) })

@@ -72,6 +72,19 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case codeIncorrect
     case codeExpired
     case codeAttemptsExceeded
+    // Signing in with a provider (seeds 002 and 004).
+    case providerButton
+    case providerSigningIn
+    case providerCancelled
+    case providerFailed
+    case providerCodeRejected
+    case providerLinkRequired
+    case profileTitle
+    case profileSubtitle
+    case profileSave
+    case linkProvider
+    case unlinkProvider
+    case lastSignInMethod
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {
@@ -147,6 +160,25 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .codeIncorrect: "Incorrect code. Tries left: {attempts}"
         case .codeExpired: "This code has expired. Request a new one."
         case .codeAttemptsExceeded: "Too many incorrect tries. Request a new code."
+        default: providerDefaultText
+        }
+    }
+
+    private var providerDefaultText: String {
+        switch self {
+        case .providerButton: "Sign in with Google"
+        case .providerSigningIn: "Signing in with Google"
+        // Empty: seed 002 shows nothing when the person cancels.
+        case .providerCancelled: ""
+        case .providerFailed: "Google sign-in failed. Please try again."
+        case .providerCodeRejected: "Authentication failed. Please try again."
+        case .providerLinkRequired: "An account with this email already exists. Sign in with your password, then link Google."
+        case .profileTitle: "Profile Setup"
+        case .profileSubtitle: "Confirm the name people will see"
+        case .profileSave: "Continue"
+        case .linkProvider: "Link Google"
+        case .unlinkProvider: "Unlink Google"
+        case .lastSignInMethod: "Add another way to sign in before removing this one."
         default: ""
         }
     }

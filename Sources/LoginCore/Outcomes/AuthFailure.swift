@@ -33,6 +33,14 @@ public enum AuthFailure: Error, Equatable, Sendable {
     case codeExpired
     /// Too many wrong tries burned the code.
     case codeAttemptsExceeded
+    /// The person closed the provider's page or declined; no error styling (seeds 002, 004).
+    case providerCancelled
+    /// The provider failed or could not be reached ("Google sign-in failed. Please try again.").
+    case providerFailed
+    /// The provider refused the code or token ("Authentication failed. Please try again.").
+    case providerCodeRejected
+    /// The email belongs to an account that must sign in with its password first, then link.
+    case providerLinkRequired
 
     /// The catalogue text for this failure.
     public func message(in messages: MessageCatalogue) -> String {
@@ -52,6 +60,10 @@ public enum AuthFailure: Error, Equatable, Sendable {
         case .codeIncorrect(let left): messages.text(.codeIncorrect, ["attempts": left.map(String.init) ?? "a few"])
         case .codeExpired: messages.text(.codeExpired)
         case .codeAttemptsExceeded: messages.text(.codeAttemptsExceeded)
+        case .providerCancelled: messages.text(.providerCancelled)
+        case .providerFailed: messages.text(.providerFailed)
+        case .providerCodeRejected: messages.text(.providerCodeRejected)
+        case .providerLinkRequired: messages.text(.providerLinkRequired)
         }
     }
 

@@ -34,7 +34,7 @@ extension WebController {
         if mode == .signIn, request.uri.queryParameters["reason"] == "expired" {
             state.banner = configuration.messages.text(.sessionExpired)
         }
-        return try phonePage(state, csrf: WebCookies.newToken(), status: .ok, retryAfter: nil)
+        return try phonePage(state, csrf: WebCookies.newToken(), status: .ok, retryAfter: nil, provider: providerState(request))
     }
 
     func submitPhone(_ request: Request, context: GatehouseRequestContext, mode: PhoneSignInState.Mode) async throws -> Response {
@@ -86,12 +86,16 @@ extension WebController {
         return response
     }
 
-    func phonePage(_ state: PhoneSignInState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?) throws -> Response {
+    func phonePage(
+        _ state: PhoneSignInState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?,
+        provider: ProviderButtonState = ProviderButtonState()
+    ) throws -> Response {
         let page = PhonePage(
             configuration: configuration, state: state, csrf: csrf, retryAfter: retryAfter,
             registration: service.configuration.phone.registration, configJSON: phoneConfigJSON
         )
-        return html(resources.templates.render(page.context, withTemplate: "phone") ?? "", status: status, csrf: csrf)
+        let values = page.context.merging(providerContext(provider)) { _, new in new }
+        return html(resources.templates.render(values, withTemplate: "phone") ?? "", status: status, csrf: csrf)
     }
 }
 

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import GatehouseServer
+
+/// `serve`'s Sign in with Google (or any OpenID Connect provider).
+///
+/// Google is on when at least one client id is given. The client secret is best given as
+/// `GATEHOUSE_GOOGLE_CLIENT_SECRET` (arguments can be listed by other users of the machine).
+public struct GoogleOptions: ParsableArguments {
+    public init() {}
+
+    @Option(help: "The OpenID provider's issuer (default Google's; plain http only on loopback).")
+    var googleIssuer: String = ExternalProviderSettings.googleIssuer
+
+    @Option(help: "An OAuth client id whose ID tokens are accepted (repeat for web, iOS, Android); the first is the web flow's.")
+    var googleClientId: [String] = []
+
+    @Option(help: "The web client's secret (or GATEHOUSE_GOOGLE_CLIENT_SECRET).")
+    var googleClientSecret: String?
+
+    @Option(help: "Only accept Google Workspace accounts of this domain (the hd claim).")
+    var googleHostedDomain: String?
+
+    @Option(help: "Seconds of clock difference allowed on ID tokens' exp and iat (0 to 60, default 60).")
+    var googleClockLeeway: Double = 60
+
+    @Option(help: "An address apps may be returned to after a Google sign-in (repeatable; a loopback URL matches any port).")
+    var allowRedirect: [String] = []
+
+    @Option(help: "The address people reach this server at; Google returns to <public URL>/auth/google/callback (default: the listening address).")
+    var publicUrl: String?
+
+    public func validate() throws {
+        if let publicUrl {
+            guard let url = URL(string: publicUrl), url.scheme == "http" || url.scheme == "https", url.host != nil, url.query == nil else {
+                throw ValidationError("--public-url must be an http(s) URL, not \(publicUrl)")
+            }
+        }
+        _ = try settings()
+    }
+
+    /// The provider these options describe; `nil` without a client id.
+    func settings() throws -> ExternalProviderSettings? {
+        guard !googleClientId.isEmpty else {
+            if googleClientSecret != nil || googleHostedDomain != nil || !allowRedirect.isEmpty {
+                throw ValidationError("Google options need --google-client-id")
+            }
+            return nil
+        }
+        let secret = googleClientSecret ?? ProcessInfo.processInfo.environment["GATEHOUSE_GOOGLE_CLIENT_SECRET"]
+        do {
+            return try ExternalProviderSettings(
+                issuer: googleIssuer, clientIDs: googleClientId, clientSecret: secret, hostedDomain: googleHostedDomain,
+                leeway: googleClockLeeway, redirectAllowList: allowRedirect
+            )
+        } catch let error as ExternalProviderError {
+            throw ValidationError("--google-issuer/--google-client-id: \(error.description)")
+        }
+    }
+
+    func apply(to configuration: inout GatehouseConfiguration) throws {
+        configuration.google = try settings()
+        configuration.publicURL = publicUrl
+    }
+}

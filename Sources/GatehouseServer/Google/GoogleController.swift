@@ -1,0 +1,154 @@
+import Foundation
+import GatehouseModel
+import Hummingbird
+
+/// Sign in with Google: the browser flow, seed 002's code exchange, and the code an app's flow returns.
+///
+/// - `GET /auth/google/start[?return_to=/path]`: the login page's button; or, for an app (the
+///   CLI), `?redirect_to=URL&code_challenge=S256&state=…`.
+/// - `GET /auth/google/callback`: the provider's answer. A web flow opens a web session and
+///   lands on Home (or the profile step for a new account); an app flow returns a one-time code
+///   to the app; a denial comes back as cancelled.
+/// - `POST /auth/google {"code", "redirect_uri"?, "code_verifier"?}` (seed 002, also under `/api`).
+/// - `POST /auth/google/token {"auth_code", "code_verifier"}`: an app's flow code for tokens.
+struct GoogleController {
+    let service: AuthService
+
+    func addRoutes(to router: Router<GatehouseRequestContext>) {
+        let pages = router.group().add(middleware: WebSessionAuthenticator(service: service))
+        pages.get("/auth/google/start", use: start)
+        pages.get("/auth/google/callback", use: callback)
+        router.post("/auth/google", use: exchangeCode)
+        router.post("/api/auth/google", use: exchangeCode)
+        router.post("/auth/google/token", use: exchangeFlowCode)
+    }
+
+    @Sendable func start(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let started: ProviderStart
+        if let target = query["redirect_to"].map(String.init) {
+            started = try await service.startGoogleFlow(
+                purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
+                codeChallenge: query["code_challenge"].map(String.init)
+            )
+        } else if query["link"] == "1", let principal = context.identity {
+            started = try await service.startGoogleFlow(purpose: .link, returnTo: "/home", userID: principal.user.id)
+        } else {
+            started = try await service.startGoogleFlow(purpose: .web, returnTo: query["return_to"].map(String.init))
+        }
+        return Self.redirect(to: started)
+    }
+
+    /// The provider's redirect, to the provider's authorization page, with the flow's cookie.
+    static func redirect(to started: ProviderStart) -> Response {
+        var response = Response.redirect(to: started.url, type: .found)
+        response.headers[.cacheControl] = "no-store"
+        response.setCookie(Cookie(
+            name: GoogleController.flowCookie, value: started.binding, maxAge: Int(ProviderSignIn.flowLifetime), path: "/",
+            secure: true, httpOnly: true, sameSite: .lax
+        ))
+        return response
+    }
+
+    /// Binds a flow to the browser that started it; `Lax`, so the provider's redirect carries it.
+    static let flowCookie = "__Host-gatehouse-oidc"
+
+    @Sendable func callback(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let state = query["state"].map(String.init) ?? ""
+        let binding = request.cookies[Self.flowCookie]?.value
+        if let error = query["error"].map(String.init) {
+            return try await abandoned(state: state, binding: binding, providerError: error)
+        }
+        let grant = Grant.google(.callback(state: state, code: query["code"].map(String.init) ?? "", binding: binding))
+        let admitted: Admission
+        do {
+            admitted = try await service.admit(grant, from: context.client)
+        } catch let error as GatehouseError {
+            // Where the flow began is unknown once its state is refused: the login page says it.
+            return landing("/login?google=\(Self.outcome(error))")
+        }
+        guard let flow = admitted.flow else { return landing("/login?google=failed") }
+        switch flow.purpose {
+        case .app:
+            return landing(try await service.returnToApp(admitted), external: true)
+        case .link:
+            return landing("/home?linked=google")
+        case .web:
+            let previous = request.cookies[WebCookies.session]?.value
+            let id = try await service.openWebSession(for: admitted.user, method: grant.method, client: context.client, replacing: previous)
+            let next = admitted.isNewUser ? "/welcome" : (flow.returnTo ?? "/home")
+            var response = landing(next)
+            let maxAge = service.configuration.webSessionLifetime + 24 * 3600
+            response.setCookie(WebCookies.cookie(WebCookies.session, id, maxAge: maxAge))
+            let deviceAge = Int(service.configuration.abuse.deviceTokenLifetime)
+            response.setCookie(WebCookies.cookie(WebCookies.device, admitted.deviceToken, maxAge: deviceAge))
+            return response
+        }
+    }
+
+    private func abandoned(state: String, binding: String?, providerError: String) async throws -> Response {
+        let outcome = providerError == "access_denied" ? "cancelled" : "failed"
+        guard let flow = try? await service.abandonGoogleFlow(state: state, binding: binding) else {
+            return landing("/login?google=\(outcome)")
+        }
+        switch flow.purpose {
+        case .app:
+            let target = flow.returnTo ?? "/"
+            return landing(AuthService.appending(["error": providerError == "access_denied" ? "access_denied" : "server_error", "state": flow.clientState], to: target), external: true)
+        case .link: return landing("/home?google=\(outcome)")
+        case .web: return landing("/login?google=\(outcome)")
+        }
+    }
+
+    /// The page the callback answers with. A same-site page moves the browser on, so the
+    /// `SameSite=Strict` session cookie is sent with the next request (a redirect chain that
+    /// began at the provider counts as cross-site). The flow cookie is spent.
+    private func landing(_ target: String, external: Bool = false) -> Response {
+        var response: Response
+        if external {
+            response = Response.redirect(to: target, type: .found)
+        } else {
+            let escaped = target.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            let html = """
+                <!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=\(escaped)">\
+                <title>Signing in</title></head><body><p><a href="\(escaped)">Continue</a></p></body></html>
+                """
+            response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
+        }
+        response.headers[.cacheControl] = "no-store"
+        response.setCookie(Cookie(name: Self.flowCookie, value: "", maxAge: 0, path: "/", secure: true, httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    /// The login page's `?google=` value for a refused callback.
+    static func outcome(_ error: GatehouseError) -> String {
+        switch error {
+        case .providerSignIn(.cancelled): "cancelled"
+        case .providerSignIn(.linkRequired): "link_required"
+        case .providerSignIn(.invalidCode), .providerSignIn(.invalidToken), .providerSignIn(.invalidFlow): "rejected"
+        case .rateLimited: "rate_limited"
+        case .accountLocked: "locked"
+        default: "failed"
+        }
+    }
+
+    /// Seed 002's `POST /auth/google`: a code the app got from Google, exchanged by the server.
+    @Sendable func exchangeCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(GoogleCodeRequest.self, from: request, context: context)
+        let proof = ProviderProof.authorizationCode(body.code, redirectURI: body.redirectURI, codeVerifier: body.codeVerifier)
+        let signIn = try await service.signIn(.google(proof), from: context.client)
+        var response = try JSONBody.response(GoogleSignInResponse(signIn))
+        response.headers[.gatehouseDevice] = signIn.deviceToken
+        return response
+    }
+
+    /// An app's flow code and PKCE verifier for tokens (the CLI's loopback sign-in).
+    @Sendable func exchangeFlowCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(FlowCodeRequest.self, from: request, context: context)
+        let signIn = try await service.signIn(.flowCode(code: body.authCode, verifier: body.codeVerifier), from: context.client)
+        var response = try JSONBody.response(GoogleSignInResponse(signIn))
+        response.headers[.gatehouseDevice] = signIn.deviceToken
+        return response
+    }
+}

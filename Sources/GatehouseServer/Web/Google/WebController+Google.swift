@@ -1,0 +1,115 @@
+import Foundation
+import GatehouseModel
+import Hummingbird
+import LoginCore
+
+extension WebController {
+    /// Whether the screens show the Google button: the app lists `google` and a provider is configured.
+    var offersGoogle: Bool {
+        service.google != nil && service.configuration.signInMethods.offers(.google)
+    }
+
+    /// Whether Google comes before the screen's own fields (Peated) or after them (UrbanNest).
+    var googleFirst: Bool {
+        let methods = service.configuration.signInMethods.methods
+        guard let google = methods.firstIndex(of: .google) else { return false }
+        return methods.firstIndex(where: { $0 != .google }).map { google < $0 } ?? true
+    }
+
+    func addGoogleRoutes(to pages: RouterGroup<GatehouseRequestContext>) {
+        pages.get("/welcome", use: showWelcome)
+        pages.post("/welcome", use: saveWelcome)
+        pages.post("/home/google/unlink", use: unlinkGoogle)
+    }
+
+    /// The button's state after the provider sent the browser back (`?google=` on the page).
+    func providerState(_ request: Request) -> ProviderButtonState {
+        var state = ProviderButtonState()
+        let outcome: ProviderOutcome? = switch request.uri.queryParameters["google"].map(String.init) {
+        case "cancelled": .cancelled
+        case "failed": .failed(.providerFailed)
+        case "rejected": .failed(.providerCodeRejected)
+        case "link_required": .failed(.providerLinkRequired)
+        case "rate_limited": .failed(.rateLimited(retryAfter: nil))
+        case "locked": .failed(.accountLocked)
+        default: nil
+        }
+        if let outcome { _ = providerButton.send(.finished(outcome), to: &state) }
+        return state
+    }
+
+    /// The Google partial's values.
+    func providerContext(_ state: ProviderButtonState) -> [String: Any] {
+        let m = configuration.messages
+        return [
+            "showGoogle": offersGoogle, "googleFirst": offersGoogle && googleFirst, "googleLabel": m.text(.providerButton),
+            "orDivider": m.text(.orDivider), "googleError": state.error ?? "", "hasGoogleError": state.error != nil,
+            "googleNotice": state.notice ?? "", "hasGoogleNotice": state.notice != nil,
+        ]
+    }
+
+    /// Home's Google section: linked or not, and the outcome of the last link or unlink.
+    func homeGoogleContext(_ request: Request, user: UserRecord) async throws -> [String: Any] {
+        guard offersGoogle else { return ["offersGoogle": false] }
+        let linked = try await service.users.identities(userID: user.id).contains { $0.provider == .google }
+        var context = providerContext(providerState(request))
+        let m = configuration.messages
+        if request.uri.queryParameters["google"] == "last_method" {
+            context["googleError"] = m.text(.lastSignInMethod)
+            context["hasGoogleError"] = true
+        }
+        context["offersGoogle"] = true
+        context["googleLinked"] = linked
+        context["googleStatus"] = linked ? "Linked" : "Not linked"
+        context["linkLabel"] = m.text(.linkProvider)
+        context["unlinkLabel"] = m.text(.unlinkProvider)
+        return context
+    }
+
+    /// The profile step a new Google account lands on (UrbanNest's "Profile Setup").
+    @Sendable func showWelcome(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard let user = context.identity?.user else { return Response.redirect(to: "/login", type: .normal) }
+        return welcomePage(user: user, name: user.name, error: nil, csrf: WebCookies.newToken(), status: .ok)
+    }
+
+    @Sendable func saveWelcome(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let fields = try await FormBody.fields(request, context: context)
+        guard WebCookies.csrfMatches(request, formToken: fields["csrf"]) else {
+            throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
+        }
+        guard var user = context.identity?.user else { return Response.redirect(to: "/login", type: .normal) }
+        let name = (fields["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.count <= 100 else {
+            let error = configuration.messages.text(.nameRequired)
+            return welcomePage(user: user, name: String(name.prefix(100)), error: error, csrf: fields["csrf"] ?? "", status: .unprocessableContent)
+        }
+        user.personName = PersonName(full: name)
+        try await service.users.updateUser(user)
+        return Response.redirect(to: "/home", type: .normal)
+    }
+
+    private func welcomePage(user: UserRecord, name: String, error: String?, csrf: String, status: HTTPResponse.Status) -> Response {
+        let m = configuration.messages
+        let body = resources.templates.render([
+            "appName": configuration.appName, "title": m.text(.profileTitle), "subtitle": m.text(.profileSubtitle),
+            "nameLabel": m.text(.nameLabel), "name": name, "email": user.email ?? "", "save": m.text(.profileSave),
+            "nameError": error ?? "", "hasNameError": error != nil, "csrf": csrf,
+        ], withTemplate: "welcome") ?? ""
+        return html(body, status: status, csrf: csrf)
+    }
+
+    /// Removes Google from the signed-in account, unless it is the last way in.
+    @Sendable func unlinkGoogle(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let fields = try await FormBody.fields(request, context: context)
+        guard WebCookies.csrfMatches(request, formToken: fields["csrf"]) else {
+            throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
+        }
+        guard let user = context.identity?.user else { return Response.redirect(to: "/login", type: .normal) }
+        do {
+            try await service.unlink(.google, from: user.id)
+        } catch GatehouseError.lastSignInMethod {
+            return Response.redirect(to: "/home?google=last_method", type: .normal)
+        }
+        return Response.redirect(to: "/home?unlinked=google", type: .normal)
+    }
+}
