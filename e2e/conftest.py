@@ -37,10 +37,10 @@ class Server:
 
     instances = []
 
-    def __init__(self, config="000-generic", extra=(), limits=ROOMY_LIMITS, environment=None):
+    def __init__(self, config="000-generic", extra=(), limits=ROOMY_LIMITS, environment=None, port=None):
         self.folder = tempfile.mkdtemp(prefix="gatehouse-e2e-")
         self.database = os.path.join(self.folder, "e2e.sqlite")
-        self.port = free_port()
+        self.port = port or free_port()
         scheme = "https" if "--tls-cert" in extra else "http"
         self.url = f"{scheme}://localhost:{self.port}"
         Server.instances.append(self)

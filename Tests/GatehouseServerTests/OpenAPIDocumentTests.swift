@@ -38,13 +38,14 @@ import Testing
         var configuration = fixture.configuration
         configuration.supabaseAnonKey = "key"
         configuration.phone.enabled = true
+        configuration.google = try ExternalProviderSettings(clientIDs: ["web.apps.example"])
         let database = try await SQLiteDatabase(path: fixture.databasePath, logger: Logger(label: "t"))
         let router = try await buildRouter(configuration, repository: SQLRepository(database: database.sql), logger: Logger(label: "t"))
         try await database.close()
         let webScreen: Set<String> = [
             "GET /", "GET /login", "POST /login", "GET /home", "POST /logout", "GET /assets/{name}",
             "GET /login/phone", "POST /login/phone", "GET /login/code", "POST /login/code", "POST /login/code/resend",
-            "GET /register", "POST /register",
+            "GET /register", "POST /register", "GET /welcome", "POST /welcome", "POST /home/google/unlink",
         ]
         let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" }).subtracting(webScreen)
         let documented = try Self.documentedOperations()

@@ -34,7 +34,12 @@ struct GoogleController {
         } else if query["link"] == "1", let principal = context.identity {
             started = try await service.startGoogleFlow(purpose: .link, returnTo: "/home", userID: principal.user.id)
         } else {
-            started = try await service.startGoogleFlow(purpose: .web, returnTo: query["return_to"].map(String.init))
+            do {
+                started = try await service.startGoogleFlow(purpose: .web, returnTo: query["return_to"].map(String.init))
+            } catch let error as GatehouseError {
+                // The login page says what went wrong, in the app's words.
+                return landing("/login?google=\(Self.outcome(error))")
+            }
         }
         return Self.redirect(to: started)
     }

@@ -37,7 +37,7 @@ public struct UserAdministration: Sendable {
 
     /// Adds an account and returns it.
     @discardableResult
-    public func create(email: String, name: PersonName, password: String) async throws -> UserRecord {
+    public func create(email: String, name: PersonName, password: String, emailVerified: Bool = true) async throws -> UserRecord {
         // Normalised first, as sign-in does, so whatever is created can be signed in to.
         let normalized = rules.normalizedEmail(email)
         if let issue = rules.validateEmail(normalized) {
@@ -46,7 +46,9 @@ public struct UserAdministration: Sendable {
         try check(password)
         let now = clock()
         let user = UserRecord(email: normalized, name: name, createdAt: now)
-        let identity = IdentityRecord(userID: user.id, provider: .email, subject: normalized, verifiedAt: now, createdAt: now)
+        let identity = IdentityRecord(
+            userID: user.id, provider: .email, subject: normalized, verifiedAt: emailVerified ? now : nil, createdAt: now
+        )
         do {
             try await users.createUser(user, identities: [identity], passwordHash: try await hasher.hash(password))
         } catch RepositoryError.duplicateIdentity {

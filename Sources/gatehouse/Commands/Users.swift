@@ -50,6 +50,8 @@ extension Gatehouse.Users {
         @Option(help: "The first name (instead of --name).") var firstName: String?
         @Option(help: "The last name (with --first-name).") var lastName: String?
         @Flag(help: "Read the password from standard input instead of prompting.") var passwordStdin = false
+        @Flag(help: "Mark the email as never verified (imported or self-registered accounts); a verified Google sign-in with it takes the account over.")
+        var unverifiedEmail = false
 
         var personName: PersonName {
             name.map(PersonName.init(full:)) ?? PersonName(first: firstName ?? "", last: lastName ?? "")
@@ -63,6 +65,7 @@ extension Gatehouse.Users {
             if (email == nil) == (phone == nil) { throw ValidationError("give exactly one of --email and --phone") }
             if country != nil, phone == nil { throw ValidationError("--country goes with --phone") }
             if phone != nil, passwordStdin { throw ValidationError("a phone account has no password") }
+            if phone != nil, unverifiedEmail { throw ValidationError("--unverified-email goes with --email") }
         }
 
         func run() async throws {
@@ -77,7 +80,7 @@ extension Gatehouse.Users {
             let email = email ?? ""
             let password = try PasswordInput.read(fromStandardInput: passwordStdin, confirm: true)
             let user = try await storage.withAdministration {
-                try await $0.create(email: email, name: personName, password: password)
+                try await $0.create(email: email, name: personName, password: password, emailVerified: !unverifiedEmail)
             }
             print("Created \(user.email ?? email) (\(user.id))")
         }

@@ -1,0 +1,49 @@
+"""Helpers for the Google tests: press the button, act on the provider's page, read the outcome."""
+import time
+
+import requests
+from selenium.webdriver.common.by import By
+
+from pages import el, open_login, wait_for
+
+
+def press_google(driver, server, path="/login"):
+    """Opens the screen and presses the Google button; returns once the provider's page is up."""
+    driver.get(server.url + path)
+    wait_for(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+    el(driver, "google").click()
+    wait_for(driver, lambda d: d.current_url.startswith(server.provider.url) or "/login" in d.current_url and "google=" in d.current_url)
+
+
+def approve(driver, sub):
+    """Signs in at the provider as `sub` (the mock's 'Authorize' form)."""
+    box = driver.find_element(By.ID, "subject-input")
+    box.clear()
+    box.send_keys(sub)
+    box.submit()
+
+
+def deny(driver):
+    """Presses the provider's 'Deny access'."""
+    driver.find_element(By.XPATH, "//button[contains(., 'Deny')]").click()
+
+
+def landed(driver, server, path, timeout=10):
+    wait_for(driver, lambda d: d.current_url.split("?")[0] == server.url + path, timeout)
+    wait_for(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+    return driver.current_url
+
+
+def google_sign_in(driver, server, sub):
+    press_google(driver, server)
+    approve(driver, sub)
+
+
+def password_tokens(server, email, password):
+    response = requests.post(server.url + "/api/auth/login", json={"email": email, "password": password}, timeout=10)
+    return response
+
+
+def visible_text(driver, element_id):
+    element = el(driver, element_id)
+    return element.text if element.is_displayed() else None
