@@ -23,6 +23,15 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
     /// A one-time code sent by SMS (seed 004): the code's verification id, the phone it went to
     /// (E.164; Supabase verifies by phone) and the code.
     case phoneCode(verificationID: String, phone: String, code: String)
+    /// Sign in with Google (seed 002): an authorization code the app got from Google, with the
+    /// redirect URI and PKCE verifier it used; the server exchanges it (REST and GraphQL).
+    case googleCode(code: String, redirectURI: String?, codeVerifier: String?)
+    /// Sign in with Google: an ID token from Google's SDK and the raw nonce the app sent (the
+    /// token carries its SHA-256, GoTrue's rule). Every transport.
+    case googleIDToken(token: String, nonce: String?)
+    /// The one-time code a server-side Google flow returned to the app, with the app's PKCE
+    /// verifier (the CLI's loopback sign-in; Supabase's `grant_type=pkce`).
+    case flowCode(code: String, verifier: String)
 
     /// The grant's kind; never shows a secret.
     public var description: String {
@@ -30,7 +39,15 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
         case .password(let identifier, _): "AuthGrant.password(identifier: \(identifier), <redacted>)"
         case .refreshToken: "AuthGrant.refreshToken(<redacted>)"
         case .phoneCode: "AuthGrant.phoneCode(<redacted>)"
+        case .googleCode: "AuthGrant.googleCode(<redacted>)"
+        case .googleIDToken: "AuthGrant.googleIDToken(<redacted>)"
+        case .flowCode: "AuthGrant.flowCode(<redacted>)"
         }
+    }
+
+    /// The error of a transport that cannot carry this grant.
+    func unsupported(by backend: String) -> AuthError {
+        AuthError.server(status: 0, code: "unsupported", message: "\(backend) cannot carry \(description)")
     }
 }
 
@@ -58,12 +75,15 @@ public struct TokenResponse: Decodable, Equatable, Sendable {
     public var refreshToken: String
     public var expiresIn: Int
     public var user: SignedInUser
+    /// The sign-in created the account (a first Google sign-in): show the profile step.
+    public var isNewUser: Bool
 
-    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: SignedInUser) {
+    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: SignedInUser, isNewUser: Bool = false) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
         self.user = user
+        self.isNewUser = isNewUser
     }
 
     enum CodingKeys: String, CodingKey {
@@ -71,5 +91,14 @@ public struct TokenResponse: Decodable, Equatable, Sendable {
         case refreshToken = "refresh_token"
         case expiresIn = "expires_in"
         case user
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            accessToken: try container.decode(String.self, forKey: .accessToken),
+            refreshToken: try container.decode(String.self, forKey: .refreshToken),
+            expiresIn: try container.decode(Int.self, forKey: .expiresIn), user: try container.decode(SignedInUser.self, forKey: .user)
+        )
     }
 }

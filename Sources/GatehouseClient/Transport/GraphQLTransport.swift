@@ -29,6 +29,11 @@ public struct GraphQLTransport: PhoneCodeTransport {
         mutation verify($id: String!, $code: String!) { \
         verifyPhoneCode(data: { verificationId: $id, code: $code }) { token refreshToken expiresIn \(userFields) } }
         """
+    static let signInWithGoogle = """
+        mutation google($code: String, $redirectUri: String, $codeVerifier: String, $idToken: String, $nonce: String) { \
+        signInWithGoogle(data: { code: $code, redirectUri: $redirectUri, codeVerifier: $codeVerifier, idToken: $idToken, nonce: $nonce }) \
+        { token refreshToken expiresIn \(userFields) } }
+        """
     static let codeFields = "verificationId phoneMasked expiresIn resendAfter codeLength"
     static let me = "query me { me { id email firstName lastName } }"
 
@@ -53,6 +58,14 @@ public struct GraphQLTransport: PhoneCodeTransport {
             try await execute(Self.refresh, ["refreshToken": token], field: "refresh", as: Payload.self).tokens
         case .phoneCode(let id, _, let code):
             try await execute(Self.verifyPhoneCode, ["id": id, "code": code], field: "verifyPhoneCode", as: Payload.self).tokens
+        case .googleCode(let code, let redirectURI, let verifier):
+            try await execute(Self.signInWithGoogle, ["code": code, "redirectUri": redirectURI, "codeVerifier": verifier].compactMapValues { $0 },
+                              field: "signInWithGoogle", as: Payload.self).tokens
+        case .googleIDToken(let token, let nonce):
+            try await execute(Self.signInWithGoogle, ["idToken": token, "nonce": nonce].compactMapValues { $0 },
+                              field: "signInWithGoogle", as: Payload.self).tokens
+        case .flowCode:
+            throw grant.unsupported(by: "GraphQL")
         }
     }
 

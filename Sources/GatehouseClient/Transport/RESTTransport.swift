@@ -15,6 +15,9 @@ public struct RESTTransport: PhoneCodeTransport {
         public var phoneCode = "api/auth/phone/otp"
         public var phoneResend = "api/auth/phone/otp/resend"
         public var phoneVerify = "api/auth/phone/verify"
+        /// Seed 002's Sign in with Google.
+        public var google = "auth/google"
+        public var googleFlowToken = "auth/google/token"
         public init() {}
     }
 
@@ -30,15 +33,37 @@ public struct RESTTransport: PhoneCodeTransport {
     }
 
     public func token(_ grant: AuthGrant) async throws -> TokenResponse {
-        let request = switch grant {
+        switch grant {
         case .password(let identifier, let password):
-            try JSONExchange.request(url(paths.login), body: ["email": identifier, "password": password])
+            try tokens(await send(JSONExchange.request(url(paths.login), body: ["email": identifier, "password": password])))
         case .refreshToken(let token):
-            try JSONExchange.request(url(paths.refresh), body: ["refresh_token": token])
+            try tokens(await send(JSONExchange.request(url(paths.refresh), body: ["refresh_token": token])))
         case .phoneCode(let id, _, let code):
-            try JSONExchange.request(url(paths.phoneVerify), body: ["verification_id": id, "code": code])
+            try tokens(await send(JSONExchange.request(url(paths.phoneVerify), body: ["verification_id": id, "code": code])))
+        case .googleCode(let code, let redirectURI, let verifier):
+            try await google(["code": code, "redirect_uri": redirectURI, "code_verifier": verifier], path: paths.google)
+        case .googleIDToken(let token, let nonce):
+            try await google(["id_token": token, "nonce": nonce], path: paths.google)
+        case .flowCode(let code, let verifier):
+            try await google(["auth_code": code, "code_verifier": verifier], path: paths.googleFlowToken)
         }
-        return try tokens(await send(request))
+    }
+
+    /// Seed 002's answer (`accessToken`, `refreshToken`, `user`, `expires_in`, `isNewUser`).
+    private func google(_ fields: [String: String?], path: String) async throws -> TokenResponse {
+        struct Answer: Decodable {
+            let accessToken: String
+            let refreshToken: String
+            let expires_in: Int
+            let user: SignedInUser
+            let isNewUser: Bool
+        }
+        let data = try await send(JSONExchange.request(url(path), body: fields.compactMapValues { $0 }))
+        let answer = try JSONExchange.decode(Answer.self, from: data, expected: "token response")
+        return try TokenResponse(
+            accessToken: answer.accessToken, refreshToken: answer.refreshToken, expiresIn: answer.expires_in, user: answer.user,
+            isNewUser: answer.isNewUser
+        ).checked()
     }
 
     public func sendPhoneCode(phone: String, country: String?) async throws -> PhoneCodeSent {

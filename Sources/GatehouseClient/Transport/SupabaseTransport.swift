@@ -36,6 +36,12 @@ public struct SupabaseTransport: PhoneCodeTransport {
             try await token(grant: "refresh_token", body: ["refresh_token": refreshToken])
         case .phoneCode(_, let phone, let code):
             try await session(from: JSONExchange.request(url("verify"), body: ["type": "sms", "phone": phone, "token": code], headers: headers))
+        case .googleIDToken(let idToken, let nonce):
+            try await token(grant: "id_token", body: ["provider": "google", "id_token": idToken, "nonce": nonce].compactMapValues { $0 })
+        case .flowCode(let code, let verifier):
+            try await token(grant: "pkce", body: ["auth_code": code, "code_verifier": verifier])
+        case .googleCode:
+            throw grant.unsupported(by: "Supabase Auth")
         }
     }
 

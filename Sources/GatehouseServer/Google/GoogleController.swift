@@ -141,8 +141,7 @@ struct GoogleController {
     /// Seed 002's `POST /auth/google`: a code the app got from Google, exchanged by the server.
     @Sendable func exchangeCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoogleCodeRequest.self, from: request, context: context)
-        let proof = ProviderProof.authorizationCode(body.code, redirectURI: body.redirectURI, codeVerifier: body.codeVerifier)
-        let signIn = try await service.signIn(.google(proof), from: context.client)
+        let signIn = try await service.signIn(.google(try body.proof), from: context.client)
         var response = try JSONBody.response(GoogleSignInResponse(signIn))
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response

@@ -1,15 +1,29 @@
 import GatehouseModel
 
-/// Seed 002's `POST /auth/google` body.
+/// Seed 002's `POST /auth/google` body: `code` (with the app's `redirect_uri` and PKCE
+/// `code_verifier`), or, for apps that get an ID token from Google's SDK, `id_token` and `nonce`.
 struct GoogleCodeRequest: Decodable {
-    let code: String
+    let code: String?
     let redirectURI: String?
     let codeVerifier: String?
+    let idToken: String?
+    let nonce: String?
 
     enum CodingKeys: String, CodingKey {
-        case code
+        case code, nonce
         case redirectURI = "redirect_uri"
         case codeVerifier = "code_verifier"
+        case idToken = "id_token"
+    }
+
+    var proof: ProviderProof {
+        get throws {
+            switch (code, idToken) {
+            case (let code?, nil): .authorizationCode(code, redirectURI: redirectURI, codeVerifier: codeVerifier)
+            case (nil, let token?): .idToken(token, nonce: nonce)
+            default: throw GatehouseError.invalidRequest("give exactly one of code and id_token")
+            }
+        }
     }
 }
 

@@ -13,6 +13,7 @@ import GatehouseModel
 ///   sendPhoneCode(data: SendPhoneCodeInput!): PhoneCodeSent!
 ///   resendPhoneCode(verificationId: String!): PhoneCodeSent!
 ///   verifyPhoneCode(data: VerifyPhoneCodeInput!): AuthPayload!
+///   signInWithGoogle(data: GoogleSignInInput!): AuthPayload!
 /// }
 /// ```
 struct GatehouseGraphQL: API {
@@ -56,6 +57,13 @@ struct GatehouseGraphQL: API {
                 InputField("verificationId", at: \.verificationId)
                 InputField("code", at: \.code)
             }
+            Input(GraphQLResolver.GoogleSignInInput.self, as: "GoogleSignInInput") {
+                InputField("code", at: \.code).description("An authorization code the app got from Google.")
+                InputField("redirectUri", at: \.redirectUri)
+                InputField("codeVerifier", at: \.codeVerifier)
+                InputField("idToken", at: \.idToken).description("Or an ID token the app got from Google.")
+                InputField("nonce", at: \.nonce).description("The raw nonce the app sent; the token carries its SHA-256.")
+            }
             Query {
                 Field("me", at: GraphQLResolver.me).description("The signed-in user; needs a Bearer token.")
             }
@@ -78,6 +86,9 @@ struct GatehouseGraphQL: API {
                 Field("verifyPhoneCode", at: GraphQLResolver.verifyPhoneCode) {
                     Argument("data", at: \.data)
                 }.description("Signs in with the code; answers like login.")
+                Field("signInWithGoogle", at: GraphQLResolver.signInWithGoogle) {
+                    Argument("data", at: \.data)
+                }.description("Signs in with Google (a code or an ID token); answers like login.")
             }
         }
         let problems = validateSchema(schema: schema.schema)

@@ -1,11 +1,14 @@
 import GraphQL
 
-/// A validation rule: a document may call `login`, `refresh` or a phone-code mutation at most once.
+/// A validation rule: a document may call `login`, `refresh`, a phone-code mutation or
+/// `signInWithGoogle` at most once.
 ///
 /// Without it, one request could alias `login` hundreds of times and make the server hash as
 /// many passwords, slipping past any per-request limit.
 enum SingleSignInRule {
-    static let limitedFields: Set<String> = ["login", "refresh", "sendPhoneCode", "resendPhoneCode", "verifyPhoneCode"]
+    static let limitedFields: Set<String> = [
+        "login", "refresh", "sendPhoneCode", "resendPhoneCode", "verifyPhoneCode", "signInWithGoogle",
+    ]
 
     @Sendable static func validate(_ context: ValidationContext) -> Visitor {
         var count = 0

@@ -16,8 +16,10 @@ extension GoTrueController {
         guard query["code_challenge_method"].map({ $0.lowercased() }) == "s256" else {
             throw GoTrueError.validationFailed("code_challenge_method must be s256")
         }
+        // `state` is not GoTrue's; it is echoed back for apps that check one (the CLI does).
         let started = try await service.startGoogleFlow(
-            purpose: .app, returnTo: target, codeChallenge: query["code_challenge"].map(String.init)
+            purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
+            codeChallenge: query["code_challenge"].map(String.init)
         )
         return GoogleController.redirect(to: started)
     }

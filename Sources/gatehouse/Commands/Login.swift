@@ -13,15 +13,20 @@ extension Gatehouse {
         @Flag(help: "Read the password from standard input instead of prompting.") var passwordStdin = false
         @Option(help: "Sign in with a one-time code sent by SMS to this mobile number (seed 004).") var phone: String?
         @Option(help: "The number's region (ISO 3166, such as IN); the server's default when missing.") var country: String?
+        @Flag(help: "Sign in with Google in a browser, which comes back to this terminal on 127.0.0.1.") var google = false
+        @Flag(help: "With --google: print the address to open instead of opening a browser.") var noBrowser = false
 
         func validate() throws {
             if passwordStdin, email == nil { throw ValidationError("--password-stdin needs --email") }
             if phone != nil, email != nil || passwordStdin { throw ValidationError("--phone signs in without an email or a password") }
             if country != nil, phone == nil { throw ValidationError("--country needs --phone") }
+            if google, email != nil || passwordStdin || phone != nil { throw ValidationError("--google signs in without an email, a password or a phone") }
+            if noBrowser, !google { throw ValidationError("--no-browser goes with --google") }
         }
 
         func run() async throws {
             if let phone { return try await runPhone(phone) }
+            if google { return try await runGoogle() }
             let form = LoginForm(configuration: try server.app.login)
             let (client, _) = try server.client()
             var screen = TerminalLoginScreen(form: form, client: client, interactive: !passwordStdin && isatty(STDIN_FILENO) == 1)

@@ -69,13 +69,13 @@ struct ServerOptions: ParsableArguments {
     }
 
     /// A client for the server with the platform's secure store; warns when that is a file.
-    func client() throws -> (client: AuthClient, store: String) {
+    func client(backend: BackendConfiguration? = nil) throws -> (client: AuthClient, store: String) {
         let url = try url
         let (store, name, warning) = SessionStores.platformDefault(server: url)
         if let warning { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         var configuration = ClientConfiguration()
         configuration.restoreBudget = 10  // a terminal can wait; an app's launch screen cannot
-        let transport = try AuthTransports.make(try app.backend, server: url)
+        let transport = try AuthTransports.make(try backend ?? app.backend, server: url)
         return (AuthClient(transport: transport, store: store, configuration: configuration), name)
     }
 }
