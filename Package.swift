@@ -109,6 +109,7 @@ let package = Package(
             name: "GatehouseTestSupport",
             dependencies: [
                 "GatehouseServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -145,6 +146,7 @@ let package = Package(
             name: "GatehouseClientTests",
             dependencies: [
                 "GatehouseClient", "GatehouseServer", "GatehouseTestSupport", "LoginCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),

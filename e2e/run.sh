@@ -15,20 +15,9 @@ if [ ! -x .venv/bin/pytest ] || ! cmp -s e2e/requirements.txt .venv/requirements
   .venv/bin/pip install -q -r e2e/requirements.txt
   cp e2e/requirements.txt .venv/requirements.txt
 fi
-# oidc-provider-mock 0.4.8 (the Google tests' OpenID provider) needs Python 3.12: its own venv.
-oidc=.build-e2e/oidc-venv
-if [ ! -x "$oidc/bin/python" ] || ! "$oidc/bin/python" -c "import oidc_provider_mock" 2>/dev/null; then
-  py312=$(PYENV_VERSION=3.12.1 command -v python3.12 >/dev/null 2>&1 && PYENV_VERSION=3.12.1 python3.12 -c "import sys; print(sys.executable)" 2>/dev/null || true)
-  if [ -z "$py312" ]; then
-    echo "e2e/run.sh: oidc-provider-mock needs Python 3.12 and none was found (try: pyenv install 3.12.1)" >&2
-    exit 1
-  fi
-  mkdir -p .build-e2e
-  rm -rf "$oidc"
-  "$py312" -m venv "$oidc"
-  "$oidc/bin/pip" install -q oidc-provider-mock==0.4.8
-fi
-export OIDC_MOCK_PYTHON="$PWD/$oidc/bin/python"
+# oidc-provider-mock 0.4.8, the Google tests' OpenID provider, in a Python 3.12 venv of its own.
+OIDC_MOCK_PYTHON=$(./scripts/oidc-provider.sh)
+export OIDC_MOCK_PYTHON
 # A current axe-core 4.x, taken out of the axe-playwright-python wheel (never committed).
 axe=.build-e2e/axe.min.js
 if [ ! -s "$axe" ]; then

@@ -11,6 +11,9 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh dbus gnome-keyring libsecret-tools
 
 swift build --build-tests
+# The OpenID provider the Google suites sign in with (oidc-provider-mock, Python 3.12).
+OIDC_MOCK_PYTHON=$(./scripts/oidc-provider.sh)
+export OIDC_MOCK_PYTHON GATEHOUSE_REQUIRE_OIDC=1
 log=$(mktemp)
 set +e
 # One test at a time: on a two-core machine parallel tests only contend for the same cores
