@@ -118,6 +118,10 @@ let package = Package(
         .executableTarget(
             name: "gatehouse-bench",
             dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 "GatehouseClient",
                 "GatehouseServer",
                 "GatehouseTestSupport",

@@ -19,6 +19,8 @@ struct Bench {
             let pids = arguments.dropFirst(3).compactMap { Int32($0) }
             return try await TargetBench.run(url: arguments[1], seconds: Double(arguments[2]) ?? 8, pids: pids)
         }
+        // `gatehouse-bench google`: only the Google phase.
+        if arguments.first == "google" { return try await GoogleBench.run() }
         let seconds = Double(arguments.first ?? "") ?? 8
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("gatehouse-bench: \(cores) cores, \(seconds) s per load phase")
@@ -87,6 +89,7 @@ struct Bench {
         try await client.shutdown()
         await server.stop()
         try await PhoneBench.run(seconds: seconds)
+        try await GoogleBench.run()
     }
 
     /// `GET /api/me` latency from one client, alone and while 8 clients flood the login route

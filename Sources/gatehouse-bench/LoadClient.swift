@@ -122,6 +122,11 @@ struct LoadClient: Sendable {
         try await post(path, body, expect: status)
     }
 
+    /// `POST /auth/google`, expecting a sign-in.
+    func postGoogle(_ body: [String: String]) async throws -> ByteBuffer {
+        try await post("/auth/google", body, expect: 200)
+    }
+
     private func post(_ path: String, _ body: [String: String], headers: [String: String] = [:], expect status: UInt) async throws -> ByteBuffer {
         var request = HTTPClientRequest(url: base + path)
         request.method = .POST
