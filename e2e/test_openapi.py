@@ -14,10 +14,13 @@ import tempfile
 import httpx
 
 from conftest import EMAIL, PASSWORD, ROOT, Server
+from google_provider import GoogleServer, Provider
 from phone_pages import PhoneServer
 
 PHONE_OPERATIONS = ["phoneCountries", "sendPhoneCode", "resendPhoneCode", "registerPhone", "verifyPhoneCode",
                     "supabaseOTP", "supabaseVerify"]
+# Served when a Google provider is configured: fuzzed against Peated's server with oidc-provider-mock.
+GOOGLE_OPERATIONS = ["googleSignIn", "googleSignInAPI", "googleFlowToken", "googleStart", "googleCallback", "supabaseAuthorize"]
 
 DOCUMENT = ROOT / "docs" / "openapi.yaml"
 CHECKS = ",".join([
@@ -56,8 +59,9 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
         anon_key = "peer-mentor-demo-anon-key"
         logouts = ["--include-operation-id", "logout", "--include-operation-id", "supabaseLogout"]
         phone = [argument for operation in PHONE_OPERATIONS for argument in ("--include-operation-id", operation)]
+        google = [argument for operation in GOOGLE_OPERATIONS for argument in ("--include-operation-id", operation)]
         others = ["--exclude-operation-id", "logout", "--exclude-operation-id", "supabaseLogout",
-                  *[argument for operation in PHONE_OPERATIONS for argument in ("--exclude-operation-id", operation)]]
+                  *[argument for operation in PHONE_OPERATIONS + GOOGLE_OPERATIONS for argument in ("--exclude-operation-id", operation)]]
         runs = [schemathesis(server, access_token(server), anon_key, others, 200),
                 schemathesis(server, access_token(server), anon_key, logouts, 200)]
         # The phone routes are served by an app that lists phone: UrbanNest's, with its outbox.
@@ -67,6 +71,15 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
             assert "Unexpected error" not in phone_server.log
         finally:
             phone_server.close()
+        # The Google routes, on a server with a real provider (oidc-provider-mock 0.4.8).
+        provider = Provider()
+        google_server = GoogleServer(provider, "002-peated")
+        try:
+            runs.append(schemathesis(google_server, "none", "anon-test-key", google, 150))
+            assert "Unexpected error" not in google_server.log
+        finally:
+            google_server.close()
+            provider.stop()
         for code, generated, output in runs:
             assert code == 0 and generated > 0, output
         total = sum(generated for _, generated, _ in runs)

@@ -31,7 +31,9 @@ struct GoogleController {
                 purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
                 codeChallenge: query["code_challenge"].map(String.init)
             )
-        } else if query["link"] == "1", let principal = context.identity {
+        } else if let link = query["link"] {
+            guard link == "1" else { throw GatehouseError.invalidRequest("link must be 1") }
+            guard let principal = context.identity else { return landing("/login") }
             started = try await service.startGoogleFlow(purpose: .link, returnTo: "/home", userID: principal.user.id)
         } else {
             do {
