@@ -323,3 +323,32 @@ def test_G19_key_rotation_refetches_once_and_a_flood_of_unknown_kids_fetches_at_
     finally:
         server.close()
         rotating.stop()
+
+
+def test_G20_urbannest_rate_limited_otp_still_offers_google_which_signs_in(browser, provider, tmp_path):
+    server = GoogleServer(provider, "004-urbannest", extra=(
+        "--sms-outbox", str(tmp_path / "outbox.jsonl"), "--resend-after", "0", "--phone-sends-per-window", "1",
+        "--phone-address-limit", "1000"))
+    try:
+        server.cli("users", "create", "--phone", "+919876543210", "--name", "Demo User")
+        assert requests.post(server.url + "/api/auth/phone/otp", json={"phone": "+919876543210"}, timeout=10).status_code == 200
+        sub = new_sub()
+        provider.put_user(sub, f"{sub}@gmail.com", name="Rate Limited")
+        driver = browser()
+        driver.get(server.url + "/login")
+        box = el(driver, "phone")
+        box.click()
+        box.send_keys("9876543210")
+        wait_for(driver, lambda d: el(d, "send").is_enabled())
+        el(driver, "send").click()
+        wait_for(driver, lambda d: visible_text(d, "banner") == "Too many attempts. Try again in 15 minutes.")
+        assert not el(driver, "send").is_enabled()
+        google = el(driver, "google")
+        assert google.is_enabled() and google.get_attribute("aria-disabled") != "true"
+        assert google.text == "Continue with Google"
+        google.click()
+        wait_for(driver, lambda d: d.current_url.startswith(provider.url))
+        approve(driver, sub)
+        landed(driver, server, "/welcome")
+    finally:
+        server.close()
