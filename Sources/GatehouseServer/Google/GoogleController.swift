@@ -86,10 +86,7 @@ struct GoogleController {
             let id = try await service.openWebSession(for: admitted.user, method: grant.method, client: context.client, replacing: previous)
             let next = admitted.isNewUser ? "/welcome" : (flow.returnTo ?? "/home")
             var response = landing(next)
-            let maxAge = service.configuration.webSessionLifetime + 24 * 3600
-            response.setCookie(WebCookies.cookie(WebCookies.session, id, maxAge: maxAge))
-            let deviceAge = Int(service.configuration.abuse.deviceTokenLifetime)
-            response.setCookie(WebCookies.cookie(WebCookies.device, admitted.deviceToken, maxAge: deviceAge))
+            WebCookies.setSignedIn(&response, sessionID: id, deviceToken: admitted.deviceToken, configuration: service.configuration)
             return response
         }
     }

@@ -49,12 +49,7 @@ extension WebController {
     /// and Home, as a redirect or, for the script, as JSON.
     func signedIn(_ signIn: WebSignIn, json: Bool) throws -> Response {
         var response = json ? try JSONBody.response(["redirect": "/home"]) : Response.redirect(to: "/home", type: .normal)
-        // The cookie outlives the session by a day: the server refuses it once the session
-        // ends, but can still tell the user why (seed 003's expired-session message).
-        let maxAge = service.configuration.webSessionLifetime + 24 * 3600
-        response.setCookie(WebCookies.cookie(WebCookies.session, signIn.sessionID, maxAge: maxAge))
-        let deviceAge = Int(service.configuration.abuse.deviceTokenLifetime)
-        response.setCookie(WebCookies.cookie(WebCookies.device, signIn.deviceToken, maxAge: deviceAge))
+        WebCookies.setSignedIn(&response, sessionID: signIn.sessionID, deviceToken: signIn.deviceToken, configuration: service.configuration)
         return response
     }
 

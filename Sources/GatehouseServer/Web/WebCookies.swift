@@ -20,6 +20,15 @@ enum WebCookies {
         cookie(name, "", maxAge: 0)
     }
 
+    /// Sets the cookies of a signed-in browser: the web session and the device token.
+    ///
+    /// The session cookie outlives the session by a day: the server refuses it once the session
+    /// ends, but can still tell the user why (seed 003's expired-session message).
+    static func setSignedIn(_ response: inout Response, sessionID: String, deviceToken: String, configuration: GatehouseConfiguration) {
+        response.setCookie(cookie(session, sessionID, maxAge: configuration.webSessionLifetime + 24 * 3600))
+        response.setCookie(cookie(device, deviceToken, maxAge: Int(configuration.abuse.deviceTokenLifetime)))
+    }
+
     /// A fresh random CSRF token.
     static func newToken() -> String {
         SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded()
