@@ -110,6 +110,9 @@ let package = Package(
             dependencies: [
                 "GatehouseServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -118,10 +121,7 @@ let package = Package(
         .executableTarget(
             name: "gatehouse-bench",
             dependencies: [
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
                 "GatehouseClient",
                 "GatehouseServer",
                 "GatehouseTestSupport",

@@ -341,3 +341,17 @@ def test_G20_urbannest_rate_limited_otp_still_offers_google_which_signs_in(brows
         landed(driver, server, "/welcome")
     finally:
         server.close()
+
+
+def test_G21_starting_flows_is_limited_per_address_before_anything_is_stored(provider):
+    server = GoogleServer(provider, "002-peated", limits=("--address-limit", "3"))
+    try:
+        for _ in range(3):
+            assert requests.get(server.url + "/auth/google/start", allow_redirects=False, timeout=10).status_code == 302
+        refused = requests.get(server.url + "/auth/google/start", allow_redirects=False, timeout=10)
+        assert refused.status_code == 200 and "/login?google=rate_limited" in refused.text
+        app = requests.get(server.url + "/auth/google/start", params={
+            "redirect_to": "http://127.0.0.1:5000/callback", "code_challenge": "c" * 43, "state": "s"}, allow_redirects=False, timeout=10)
+        assert app.status_code == 429 and app.json()["error"] == "rate_limited"
+    finally:
+        server.close()

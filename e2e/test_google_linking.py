@@ -2,6 +2,7 @@
 unlinking from Home, seed 002's `POST /auth/google`, the official supabase-auth client, and
 the button's accessibility in every state, against oidc-provider-mock 0.4.8 in Chromium."""
 import secrets
+import urllib.parse
 
 import pytest
 import requests
@@ -203,3 +204,50 @@ def test_B03_axe_finds_no_violations_in_any_google_state(browser, peated, provid
             driver.get(peated.url + "/home")
     violations = axe_violations(driver, axe_source)
     assert violations == [], [(v["id"], v.get("help"), [n.get("target") for n in v.get("nodes", [])]) for v in violations]
+
+
+def supabase_pkce_browser(provider, url, sub):
+    """The browser's part of a Supabase OAuth sign-in: /authorize, the provider, the callback;
+    returns where the app is sent back to."""
+    start = requests.get(url, allow_redirects=False, timeout=10)
+    assert start.status_code == 302, start.text
+    back = requests.post(start.headers["Location"], data={"sub": sub}, allow_redirects=False, timeout=10).headers["Location"]
+    cookie = f"__Host-gatehouse-oidc={start.cookies['__Host-gatehouse-oidc']}"
+    answer = requests.get(back, headers={"Cookie": cookie}, allow_redirects=False, timeout=10)
+    assert answer.status_code == 302, answer.text
+    return answer.headers["Location"]
+
+
+def test_S02_supabase_auth_client_pkce_oauth_flow_through_authorize_and_code_exchange(peated, provider):
+    sub, email = new_person(provider)
+    client = SyncGoTrueClient(url=peated.url + "/auth/v1", headers={"apikey": "anon-test-key"}, auto_refresh_token=False,
+                              flow_type="pkce")
+    oauth = client.sign_in_with_oauth({"provider": "google", "options": {"redirect_to": "http://127.0.0.1:5173/callback"}})
+    back = supabase_pkce_browser(provider, oauth.url, sub)
+    assert back.startswith("http://127.0.0.1:5173/callback?")
+    code = urllib.parse.parse_qs(urllib.parse.urlparse(back).query)["code"][0]
+    result = client.exchange_code_for_session({"auth_code": code})
+    assert result.user.email == email and result.session.access_token
+    again = requests.post(peated.url + "/auth/v1/token?grant_type=pkce", headers={"apikey": "anon-test-key"},
+                          json={"auth_code": code, "code_verifier": "v" * 43}, timeout=10)
+    assert again.status_code == 404 and again.json()["error_code"] == "flow_state_not_found"
+
+
+def test_S03_supabase_pkce_code_with_the_wrong_verifier_is_refused(peated, provider):
+    sub, _ = new_person(provider)
+    client = SyncGoTrueClient(url=peated.url + "/auth/v1", headers={"apikey": "anon-test-key"}, auto_refresh_token=False,
+                              flow_type="pkce")
+    oauth = client.sign_in_with_oauth({"provider": "google", "options": {"redirect_to": "http://127.0.0.1:5173/callback"}})
+    back = supabase_pkce_browser(provider, oauth.url, sub)
+    code = urllib.parse.parse_qs(urllib.parse.urlparse(back).query)["code"][0]
+    refused = requests.post(peated.url + "/auth/v1/token?grant_type=pkce", headers={"apikey": "anon-test-key"},
+                            json={"auth_code": code, "code_verifier": "w" * 43}, timeout=10)
+    assert refused.status_code == 404 and refused.json()["error_code"] == "flow_state_not_found"
+
+
+def test_S04_authorize_refuses_a_redirect_that_is_not_allowed(peated):
+    response = requests.get(peated.url + "/auth/v1/authorize", params={
+        "provider": "google", "redirect_to": "https://evil.example.com/callback", "code_challenge": "c" * 43,
+        "code_challenge_method": "s256"}, allow_redirects=False, timeout=10)
+    assert response.status_code == 400
+    assert "redirect_to" in response.json()["msg"]

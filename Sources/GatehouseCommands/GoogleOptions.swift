@@ -4,15 +4,17 @@ import GatehouseServer
 
 /// `serve`'s Sign in with Google (or any OpenID Connect provider).
 ///
-/// Google is on when at least one client id is given. The client secret is best given as
-/// `GATEHOUSE_GOOGLE_CLIENT_SECRET` (arguments can be listed by other users of the machine).
+/// Google is on when at least one client id is given. Each option has an environment variable
+/// for deployments that configure by environment: `GATEHOUSE_GOOGLE_ISSUER`,
+/// `GATEHOUSE_GOOGLE_CLIENT_IDS` (comma-separated) and `GATEHOUSE_GOOGLE_CLIENT_SECRET`; the
+/// secret is best given that way (arguments can be listed by other users of the machine).
 public struct GoogleOptions: ParsableArguments {
     public init() {}
 
-    @Option(help: "The OpenID provider's issuer (default Google's; plain http only on loopback).")
-    var googleIssuer: String = ExternalProviderSettings.googleIssuer
+    @Option(help: "The OpenID provider's issuer (default: GATEHOUSE_GOOGLE_ISSUER, else Google's; plain http only on loopback).")
+    var googleIssuer: String?
 
-    @Option(help: "An OAuth client id whose ID tokens are accepted (repeat for web, iOS, Android); the first is the web flow's.")
+    @Option(help: "An OAuth client id whose ID tokens are accepted (repeat for web, iOS, Android; or GATEHOUSE_GOOGLE_CLIENT_IDS, comma-separated); the first is the web flow's.")
     var googleClientId: [String] = []
 
     @Option(help: "The web client's secret (or GATEHOUSE_GOOGLE_CLIENT_SECRET).")
@@ -41,16 +43,21 @@ public struct GoogleOptions: ParsableArguments {
 
     /// The provider these options describe; `nil` without a client id.
     func settings() throws -> ExternalProviderSettings? {
-        guard !googleClientId.isEmpty else {
-            if googleClientSecret != nil || googleHostedDomain != nil || !allowRedirect.isEmpty {
+        let environment = ProcessInfo.processInfo.environment
+        let clientIDs = googleClientId.isEmpty
+            ? (environment["GATEHOUSE_GOOGLE_CLIENT_IDS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            : googleClientId
+        guard !clientIDs.isEmpty else {
+            if googleIssuer != nil || googleClientSecret != nil || googleHostedDomain != nil || !allowRedirect.isEmpty {
                 throw ValidationError("Google options need --google-client-id")
             }
             return nil
         }
-        let secret = googleClientSecret ?? ProcessInfo.processInfo.environment["GATEHOUSE_GOOGLE_CLIENT_SECRET"]
+        let secret = googleClientSecret ?? environment["GATEHOUSE_GOOGLE_CLIENT_SECRET"]
+        let issuer = googleIssuer ?? environment["GATEHOUSE_GOOGLE_ISSUER"] ?? ExternalProviderSettings.googleIssuer
         do {
             return try ExternalProviderSettings(
-                issuer: googleIssuer, clientIDs: googleClientId, clientSecret: secret, hostedDomain: googleHostedDomain,
+                issuer: issuer, clientIDs: clientIDs, clientSecret: secret, hostedDomain: googleHostedDomain,
                 leeway: googleClockLeeway, redirectAllowList: allowRedirect
             )
         } catch let error as ExternalProviderError {

@@ -10,6 +10,12 @@ import Testing
         (["users", "create", "--email", "a@b.co"], "gatehouse: a name is required: --name or --first-name must not be empty"),
         (["users", "create", "--email", "a@b.co", "--name", "A", "--password", "secret123"], "gatehouse: Unknown option '--password'"),
         (["frobnicate"], "gatehouse: Unexpected argument 'frobnicate'"),
+        (["serve", "--google-issuer", "http://accounts.example.com", "--google-client-id", "web"],
+         "gatehouse: --google-issuer/--google-client-id: the issuer must be an https URL (plain http only on loopback): http://accounts.example.com"),
+        (["serve", "--google-client-secret", "s"], "gatehouse: Google options need --google-client-id"),
+        (["serve", "--port", "0", "--google-client-id", "web"],
+         "gatehouse: --port 0 with Google needs --public-url (the provider must know the callback's port)"),
+        (["login", "--no-browser"], "gatehouse: --no-browser goes with --google"),
     ])
     func badArgumentsPrintOneLineAndExitNonZero(arguments: [String], message: String) async throws {
         let result = try await CLIProcess.run(arguments, in: try CLIProcess.temporaryDirectory())

@@ -16,12 +16,20 @@ extension AuthService {
     ///   - clientState: the app's own state, echoed back.
     ///   - codeChallenge: the app's PKCE S256 challenge (required for apps).
     ///   - userID: the signed-in user, for a link.
+    ///   - client: who asks; each address may start as many flows as it may make sign-in attempts.
     func startGoogleFlow(
         purpose: OIDCFlowPurpose, returnTo: String? = nil, clientState: String? = nil, codeChallenge: String? = nil,
-        userID: String? = nil
+        userID: String? = nil, from client: ClientInfo
     ) async throws -> ProviderStart {
         let google = try requireGoogle()
         try checkFlowRequest(purpose: purpose, returnTo: returnTo, clientState: clientState, codeChallenge: codeChallenge, google)
+        // Counted before anything is fetched or stored, so a flood of starts stores nothing.
+        let policy = configuration.abuse
+        let starts = try await limiter.throttles.hit("oidcstart:\(client.address)", window: policy.addressWindow, at: now)
+        if starts.count > policy.addressLimit {
+            let wait = starts.windowStart.addingTimeInterval(policy.addressWindow).timeIntervalSince(now)
+            throw GatehouseError.rateLimited(retryAfter: max(1, Int(wait.rounded(.up))))
+        }
         let endpoint = try await providerCall { try await google.client.metadata(now: now).authorizationEndpoint }
         let state = RefreshToken.generate(prefix: "")
         let binding = RefreshToken.generate(prefix: "")

@@ -29,15 +29,17 @@ struct GoogleController {
         if let target = query["redirect_to"].map(String.init) {
             started = try await service.startGoogleFlow(
                 purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
-                codeChallenge: query["code_challenge"].map(String.init)
+                codeChallenge: query["code_challenge"].map(String.init), from: context.client
             )
         } else if let link = query["link"] {
             guard link == "1" else { throw GatehouseError.invalidRequest("link must be 1") }
             guard let principal = context.identity else { return landing("/login") }
-            started = try await service.startGoogleFlow(purpose: .link, returnTo: "/home", userID: principal.user.id)
+            started = try await service.startGoogleFlow(purpose: .link, returnTo: "/home", userID: principal.user.id, from: context.client)
         } else {
             do {
-                started = try await service.startGoogleFlow(purpose: .web, returnTo: query["return_to"].map(String.init))
+                started = try await service.startGoogleFlow(
+                    purpose: .web, returnTo: query["return_to"].map(String.init), from: context.client
+                )
             } catch let error as GatehouseError {
                 // The login page says what went wrong, in the app's words.
                 return landing("/login?google=\(Self.outcome(error))")

@@ -19,7 +19,7 @@ extension GoTrueController {
         // `state` is not GoTrue's; it is echoed back for apps that check one (the CLI does).
         let started = try await service.startGoogleFlow(
             purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
-            codeChallenge: query["code_challenge"].map(String.init)
+            codeChallenge: query["code_challenge"].map(String.init), from: context.client
         )
         return GoogleController.redirect(to: started)
     }

@@ -1,0 +1,131 @@
+import Crypto
+import CryptoExtras
+import Foundation
+import Hummingbird
+import JWTKit
+import Logging
+
+/// An issuer that signs whatever ID token a test or the benchmark asks for: a discovery
+/// document and an RS256 key set on loopback, and tokens signed with that key.
+///
+/// oidc-provider-mock only issues well-formed tokens; this makes the claims it cannot (an
+/// audience or `azp` of someone else, `iat` in the future, a hosted domain), so the verifier's
+/// own checks can each be seen to refuse. The key is 2048-bit RSA, as Google's are.
+public final class LocalKeyProvider: Sendable {
+    public let issuer: String
+    public static let kid = "local-key"
+    let signer: JWTKeyCollection
+    let server: Task<Void, any Error>
+
+    public static func start() async throws -> LocalKeyProvider {
+        let key = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
+        let signer = JWTKeyCollection()
+        await signer.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+        let (modulus, exponent) = try key.publicKey.getKeyPrimitives()
+        let ports = AsyncStream.makeStream(of: Int.self)
+        let issuer = IssuerBox()
+        let router = Router()
+        router.get("/.well-known/openid-configuration") { _, _ in
+            let base = issuer.value
+            return JSONDocument([
+                "issuer": base, "authorization_endpoint": base + "/authorize", "token_endpoint": base + "/token", "jwks_uri": base + "/jwks",
+            ])
+        }
+        let jwk = ["kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig", "n": modulus.base64URL, "e": exponent.base64URL]
+        router.get("/jwks") { _, _ in JSONDocument(["keys": [jwk]]) }
+        var logger = Logger(label: "local-key-provider")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { ports.continuation.yield($0.localAddress?.port ?? 0) }, logger: logger
+        )
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = ports.stream.makeAsyncIterator()
+        issuer.value = "http://127.0.0.1:\(await iterator.next() ?? 0)"
+        return LocalKeyProvider(issuer: issuer.value, signer: signer, server: server)
+    }
+
+    init(issuer: String, signer: JWTKeyCollection, server: Task<Void, any Error>) {
+        self.issuer = issuer
+        self.signer = signer
+        self.server = server
+    }
+
+    /// Signs an ID token with these claims (nil ones are left out).
+    public func token(_ claims: LocalIDToken) async throws -> String {
+        try await signer.sign(claims, kid: JWKIdentifier(string: Self.kid))
+    }
+
+    public func stop() {
+        server.cancel()
+    }
+}
+
+/// The claims of a token ``LocalKeyProvider`` signs.
+public struct LocalIDToken: JWTPayload {
+    public var iss: String
+    public var sub: String
+    public var aud: [String]
+    public var exp: Date
+    public var iat: Date
+    public var azp: String?
+    public var nonce: String?
+    public var email: String?
+    public var email_verified: Bool?
+    public var name: String?
+    public var hd: String?
+
+    public init(iss: String, sub: String, aud: [String], now: Date = Date(), lifetime: TimeInterval = 600, nonce: String? = nil) {
+        self.iss = iss
+        self.sub = sub
+        self.aud = aud
+        exp = now.addingTimeInterval(lifetime)
+        iat = now
+        self.nonce = nonce
+        email = "\(sub)@example.com"
+        email_verified = true
+        name = "Local \(sub)"
+    }
+
+    enum CodingKeys: String, CodingKey { case iss, sub, aud, exp, iat, azp, nonce, email, email_verified, name, hd }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(iss, forKey: .iss)
+        try container.encode(sub, forKey: .sub)
+        try container.encode(aud, forKey: .aud)
+        try container.encode(Int(exp.timeIntervalSince1970), forKey: .exp)
+        try container.encode(Int(iat.timeIntervalSince1970), forKey: .iat)
+        try container.encodeIfPresent(azp, forKey: .azp)
+        try container.encodeIfPresent(nonce, forKey: .nonce)
+        try container.encodeIfPresent(email, forKey: .email)
+        try container.encodeIfPresent(email_verified, forKey: .email_verified)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encodeIfPresent(hd, forKey: .hd)
+    }
+
+    public func verify(using _: some JWTAlgorithm) throws {}
+}
+
+/// The issuer's address, known once the port is.
+final class IssuerBox: @unchecked Sendable {
+    var value = ""
+}
+
+/// A JSON response.
+struct JSONDocument: ResponseGenerator {
+    let value: [String: any Sendable]
+    init(_ value: [String: any Sendable]) { self.value = value }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try JSONSerialization.data(withJSONObject: value)
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension Data {
+    var base64URL: String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
