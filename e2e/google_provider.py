@@ -117,6 +117,9 @@ class GoogleServer(Server):
         google = ("--google-issuer", provider.url, "--google-client-id", WEB_CLIENT, "--google-client-id", IOS_CLIENT,
                   "--public-url", f"http://localhost:{port}", "--allow-redirect", "http://127.0.0.1/callback",
                   "--anon-key", "anon-test-key")
+        # Peated's server is issue 13's "done" command: serve --demo --config examples/002-peated/….
+        if config == "002-peated":
+            google += ("--demo",)
         super().__init__(config, extra=(*google, *extra), port=port,
                          environment={"GATEHOUSE_GOOGLE_CLIENT_SECRET": "provider-secret"}, **kwargs)
         self.provider = provider
