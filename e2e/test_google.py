@@ -360,10 +360,11 @@ def test_G21_starting_flows_is_limited_per_address_before_anything_is_stored(pro
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("outcome", ["cancelled", "failed", "rejected"])
 def test_G22_axe_finds_no_violations_on_urbannests_google_outcomes(browser, urbannest, axe_source, outcome, theme):
+    from phone_pages import settled
     from test_accessibility import axe_violations
     driver = browser(dark=theme == "dark")
     driver.get(urbannest.url + f"/login?google={outcome}")
-    wait_for(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+    settled(driver)  # after the screen's entry animation, as a person sees it
     shown = visible_text(driver, "google-notice") if outcome == "cancelled" else visible_text(driver, "google-error")
     assert shown
     violations = axe_violations(driver, axe_source)
