@@ -125,7 +125,8 @@ public struct SupabaseTransport: PhoneCodeTransport {
             case "otp_disabled": return .server(status: response.statusCode, code: .accountNotFound, message: message)
             case "over_request_rate_limit", "over_email_send_rate_limit", "over_sms_send_rate_limit":
                 return .rateLimited(retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
-            case "bad_jwt", "no_authorization", "session_not_found" where tokenRejected:
+            // Each pattern has its own `where`: a `bad_jwt` answer to a sign-in (a refused ID token) is not a session ending.
+            case "bad_jwt" where tokenRejected, "no_authorization" where tokenRejected, "session_not_found" where tokenRejected:
                 return .server(status: 401, code: .invalidToken, message: message)
             case "refresh_token_already_used": return .server(status: 400, code: .refreshTokenReused, message: message)
             case "refresh_token_not_found": return .server(status: 400, code: .invalidRefreshToken, message: message)
