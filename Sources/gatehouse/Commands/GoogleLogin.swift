@@ -31,7 +31,7 @@ extension Gatehouse.Login {
             throw ExitCode.failure
         }
         if let error = answer["error"] {
-            TerminalLoginScreen.printError(error == "access_denied" ? "Sign-in cancelled" : try app.login.messages.text(.providerFailed))
+            TerminalLoginScreen.printError(error == "access_denied" ? "Sign-in cancelled" : app.login.messages.text(.providerFailed))
             throw ExitCode.failure
         }
         guard answer["state"] == state, let code = answer["code"] else {
