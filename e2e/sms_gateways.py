@@ -128,9 +128,10 @@ concatenation = true
 class WebhookReceiver:
     """An HTTP receiver on loopback that accepts only correctly signed Standard Webhooks.
 
-    `failures` makes the first few deliveries answer 500, to prove the sender retries."""
+    `failures` makes the first few deliveries answer 500, to prove the sender retries; `delay`
+    makes every answer take that many seconds, as a slow gateway does."""
 
-    def __init__(self, failures=0):
+    def __init__(self, failures=0, delay=0.0):
         self.secret = "whsec_" + base64.b64encode(os.urandom(32)).decode()
         verifier, received, rejected = Webhook(self.secret), [], []
         remaining = [failures]
@@ -138,6 +139,8 @@ class WebhookReceiver:
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if delay:
+                    time.sleep(delay)
                 try:
                     payload = verifier.verify(body, {k.lower(): v for k, v in self.headers.items()})
                 except Exception as error:  # a bad signature or a stale timestamp

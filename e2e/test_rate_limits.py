@@ -3,6 +3,8 @@ and without JavaScript), the official supabase-auth client, and the gql client.
 
 Each test gets a server of its own with small limits: two attempts per address in a window of
 a few seconds, so the third is refused with 429 and a Retry-After the browser counts down."""
+import re
+
 import pytest
 from gql.transport.exceptions import TransportQueryError
 from selenium.webdriver.common.by import By
@@ -36,13 +38,17 @@ def test_S004_throttledScreenCountsDownWithTheButtonDisabledThenReenables(browse
         wait_for(driver, lambda d: banner_text(d) == "Invalid email or password")
     attempt(driver, PASSWORD)
     wait_for(driver, lambda d: (banner_text(d) or "").startswith("Too many attempts. Please try again in"))
+    # Issue 26: the sentence names the real, short wait in words, and is what a screen reader hears.
+    sentence = banner_text(driver)
+    assert re.fullmatch(r"Too many attempts\. Please try again in [1-6] seconds?\.", sentence), sentence
+    wait_for(driver, lambda d: el(d, "announcer").get_attribute("textContent") == sentence)
     submit, countdown = el(driver, "submit"), el(driver, "retry-countdown")
     assert not submit.is_enabled(), "the button stays disabled while the countdown runs"
     assert countdown.is_displayed() and countdown.text.startswith("Try again in 0:0")
     assert countdown.get_attribute("aria-live") is None, "ticks are not announced"
     wait_for(driver, lambda d: el(d, "submit").is_enabled(), timeout=WINDOW + 5)
     assert not el(driver, "retry-countdown").is_displayed()
-    wait_for(driver, lambda d: el(d, "announcer").get_attribute("textContent") == "You can try again now.")
+    wait_for(driver, lambda d: el(d, "announcer").get_attribute("textContent") == "You can try again now. Log In is enabled again.")
     assert el(driver, "password").get_attribute("value") == PASSWORD, "a 429 loses nothing the user typed"
     el(driver, "submit").click()
     wait_for(driver, lambda d: d.current_url.endswith("/home"))

@@ -32,6 +32,9 @@ extension ServerErrorCode {
     public static let codeExpired: Self = "code_expired"
     /// Too many wrong tries: the code is burned (429).
     public static let codeAttemptsExceeded: Self = "code_attempts_exceeded"
+    /// A code went to this number moments ago: wait `retry_after` seconds for a new one (429).
+    /// Not a limit: screens show the resend countdown, not an error.
+    public static let resendTooSoon: Self = "resend_too_soon"
     /// The SMS provider failed; not the user's connection (503).
     public static let smsUnavailable: Self = "sms_unavailable"
 }

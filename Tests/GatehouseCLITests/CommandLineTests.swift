@@ -16,12 +16,24 @@ import Testing
         (["serve", "--port", "0", "--google-client-id", "web"],
          "gatehouse: --port 0 with Google needs --public-url (the provider must know the callback's port)"),
         (["login", "--no-browser"], "gatehouse: --no-browser goes with --google"),
+        (["users", "create", "--phone", "+919123456789", "--name", "Ravi\u{7}Kumar"], "gatehouse: A name must not contain control characters"),
+        (["users", "create", "--phone", "+919123456789", "--name", "\u{202E}gnp.exe"], "gatehouse: A name must not contain text-direction controls"),
     ])
     func badArgumentsPrintOneLineAndExitNonZero(arguments: [String], message: String) async throws {
         let result = try await CLIProcess.run(arguments, in: try CLIProcess.temporaryDirectory())
         #expect(result.status != 0)
         #expect(result.stderr == message + "\n")
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test func I26_serveRefusesAnAppFileWithAFixedWait() async throws {
+        let directory = try CLIProcess.temporaryDirectory()
+        let app = directory.appendingPathComponent("app.json")
+        try Data(#"{"login": {"messages": {"rateLimited": "Too many attempts. Try again in 15 minutes."}}}"#.utf8).write(to: app)
+        let result = try await CLIProcess.run(["serve", "--port", "0", "--config", app.path], in: directory)
+        #expect(result.status != 0)
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        #expect(result.stderr.contains("{time}") && result.stderr.contains("rateLimited"), "names the placeholder: \(result.stderr)")
     }
 
     @Test func promptWithoutTerminalAsksForPasswordStdin() async throws {

@@ -42,7 +42,7 @@ import Testing
         #expect(first.status == 0)
         let second = try await CLIProcess.run(arguments, input: SessionCommandTests.password, environment: Self.environment(folder), in: folder)
         #expect(second.status == 1)
-        #expect(second.stderr.contains("✗ Too many attempts. Please try again in 300 seconds.\n✗ Try again in 5:00\n"))
+        #expect(second.stderr.contains("✗ Too many attempts. Please try again in 5 minutes.\n✗ Try again in 5:00\n"))
         await server.stop()
     }
 }

@@ -23,7 +23,7 @@ import Testing
         await server.stop()
     }
 
-    static func server() async throws -> (LoopbackServer, String) {
+    static func server(_ configure: @escaping @Sendable (inout GatehouseConfiguration) -> Void = { _ in }) async throws -> (LoopbackServer, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-sdk-phone-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let outbox = folder.appendingPathComponent("outbox.jsonl").path
@@ -32,6 +32,7 @@ import Testing
             $0.phone.resendAfter = 0
             $0.sms = .outbox(path: outbox)
             $0.supabaseAnonKey = ClientFixture.anonKey
+            configure(&$0)
         }
         let database = try await SQLiteDatabase(path: server.databasePath, logger: Logger(label: "admin"))
         let admin = UserAdministration(repository: SQLRepository(database: database.sql), hasher: PasswordHasher(limits: .tests), clock: { Date() })
@@ -64,6 +65,33 @@ import Testing
             #expect(session.user.name == "Asha Rao")
             #expect(await client.currentSession == session)
         }
+    }
+
+    @Test(arguments: [BackendConfiguration.API.rest, .graphql, .supabase])
+    func I26_resendWindowIsItsOwnOutcomeOnEveryBackend(api: BackendConfiguration.API) async throws {
+        let request = PhoneCodeRequest(phone: Self.phone, country: "IN")
+        let (server, _) = try await Self.server { $0.phone.resendAfter = 60 }
+        let client = try Self.client(server, api)
+        _ = try await client.sendPhoneCode(request)
+        do {
+            _ = try await client.sendPhoneCode(request)
+            Issue.record("a second code inside the resend window was sent")
+        } catch let error as AuthError {
+            guard case .resendTooSoon(let wait) = error else { Issue.record("got \(error)"); await server.stop(); return }
+            #expect((55...60).contains(wait), "the window's real wait")
+            #expect(error.loginFailure == .resendTooSoon(retryAfter: wait))
+        }
+        await server.stop()
+        let (limited, _) = try await Self.server { $0.phone.sendsPerPhone = 1 }
+        let other = try Self.client(limited, api)
+        _ = try await other.sendPhoneCode(request)
+        do {
+            _ = try await other.sendPhoneCode(request)
+            Issue.record("a second code past the per-phone limit was sent")
+        } catch AuthError.rateLimited(let wait?) {
+            #expect((890...900).contains(wait), "a real limit stays a limit, with the window's real wait")
+        }
+        await limited.stop()
     }
 
     @Test func S004_codeEntryMachineDrivenThroughTheSDK() async throws {

@@ -74,7 +74,7 @@ import Testing
             #expect(unknown.status == .ok && known.status == .ok)
             let unknownKeys = try JSONSerialization.jsonObject(with: Data(buffer: unknown.body)) as? [String: Any]
             #expect(unknownKeys?.keys.sorted() == ["code_length", "expires_in", "phone_masked", "resend_after", "verification_id"])
-            #expect(try fixture.outboxMessages().map(\.to) == [Self.phone], "no SMS to the unknown number")
+            #expect(try await fixture.outboxMessages(count: 1).map(\.to) == [Self.phone], "no SMS to the unknown number")
             let guess = try await client.verify(try unknown.decoded(PhoneCodeSent.self).verificationID, "123456")
             #expect(guess.status == .badRequest, "a wrong guess looks the same for an unknown number")
         }
@@ -145,6 +145,33 @@ import Testing
             let newCode = try #require(fixture.outboxMessages().last?.code)
             let status = try await client.verify(second, newCode).status
             #expect(status == .ok)
+        }
+    }
+
+    /// A 429's code and its `retry_after`.
+    struct WaitBody: Decodable {
+        let error: String
+        let retry_after: Int // swiftlint:disable:this identifier_name
+    }
+
+    @Test func I26_theResendWindowAndARealLimitAreTwoCodesWithTheirRealWaits() async throws {
+        let fixture = try await Self.fixture()
+        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone.requestsPerAddress = 1000 }) { client in
+            _ = try await client.sendCode()
+            fixture.clock.advance(by: 27)
+            let early = try await client.postJSON("/api/auth/phone/otp", #"{"phone":"+919876543210"}"#)
+            let window = try early.decoded(WaitBody.self)
+            #expect(early.status == .tooManyRequests && early.headers[.retryAfter] == "33")
+            #expect(window.error == "resend_too_soon" && window.retry_after == 33, "the resend window is not a limit")
+            for _ in 1...2 {
+                fixture.clock.advance(by: 61)
+                _ = try await client.sendCode()
+            }
+            fixture.clock.advance(by: 61)
+            let limited = try await client.postJSON("/api/auth/phone/otp", #"{"phone":"+919876543210"}"#)
+            let limit = try limited.decoded(WaitBody.self)
+            #expect(limited.status == .tooManyRequests && limit.error == "rate_limited")
+            #expect(limit.retry_after == 15 * 60 - (27 + 3 * 61), "the per-phone window's real wait")
         }
     }
 
@@ -261,6 +288,15 @@ extension Fixture {
     func outboxMessages() throws -> [OutboxLine] {
         guard let text = try? String(contentsOfFile: outbox, encoding: .utf8) else { return [] }
         return try text.split(separator: "\n").map { try JSONDecoder().decode(OutboxLine.self, from: Data($0.utf8)) }
+    }
+
+    /// The outbox once it holds `count` messages (a silent check's messages are sent off the
+    /// request path, just after the answer), or as it is after 5 s.
+    func outboxMessages(count: Int) async throws -> [OutboxLine] {
+        for _ in 0..<250 where try outboxMessages().count < count {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try outboxMessages()
     }
 }
 

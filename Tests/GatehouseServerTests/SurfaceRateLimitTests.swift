@@ -65,12 +65,12 @@ import Testing
             #expect(script.status == .tooManyRequests)
             #expect(script.headers[.retryAfter] == "1")
             let answer = try #require(try JSONSerialization.jsonObject(with: Data(buffer: script.body)) as? [String: Any])
-            #expect(answer["banner"] as? String == "Too many attempts. Please try again in 1 seconds.")
+            #expect(answer["banner"] as? String == "Too many attempts. Please try again in 1 second.")
             #expect(answer["retryAfter"] as? Int == 1)
             let page = try await Self.formPost(client, password: "password123", json: false)
             #expect(page.status == .tooManyRequests)
             #expect(page.text.contains(#"data-retry-after="1""#))
-            #expect(page.text.contains("Too many attempts. Please try again in 1 seconds."))
+            #expect(page.text.contains("Too many attempts. Please try again in 1 second."))
         }
     }
 

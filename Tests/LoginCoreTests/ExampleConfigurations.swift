@@ -7,6 +7,11 @@ enum ExampleConfigurations {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("examples")
 
+    /// Every example app's folder name (`000-generic` …).
+    static var names: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0.first?.isNumber == true }.sorted()
+    }
+
     static func load(_ name: String) throws -> LoginConfiguration {
         try LoginConfiguration.load(from: root.appendingPathComponent(name).appendingPathComponent("gatehouse.json"))
     }

@@ -37,7 +37,7 @@ import Testing
             $0.password = "password1234"
             $0.banner = nil
         }
-        probe.send(.tick(Self.start.addingTimeInterval(90)), effects: [.stopClock, .announce("You can try again now.")]) {
+        probe.send(.tick(Self.start.addingTimeInterval(90)), effects: [.stopClock, .announce("You can try again now. Log In is enabled again.")]) {
             $0.cooldown = nil
             $0.retryCountdown = nil
             $0.isSubmitEnabled = true
@@ -72,9 +72,65 @@ import Testing
         #expect(MessageCatalogue().retryCountdownText(seconds: seconds) == "Try again in \(shown)")
     }
 
-    @Test func minutesRoundUp() {
-        let catalogue = MessageCatalogue([.rateLimited: "Wait {minutes} min ({seconds} s)."])
-        #expect(catalogue.rateLimitedText(seconds: 61) == "Wait 2 min (61 s).")
-        #expect(catalogue.rateLimitedText(seconds: 900) == "Wait 15 min (900 s).")
+    @Test(arguments: [
+        (1, "1 second"), (45, "45 seconds"), (60, "60 seconds"), (90, "90 seconds"), (119, "119 seconds"), (120, "2 minutes"),
+        (121, "3 minutes"), (899, "15 minutes"),
+        (900, "15 minutes"), (3599, "1 hour"), (3600, "1 hour"), (5400, "1 hour 30 minutes"), (7200, "2 hours"),
+        (86_399, "24 hours"),
+    ])
+    func I26_theWaitIsSaidInWordsRoundedUp(seconds: Int, words: String) {
+        #expect(WaitDuration.text(seconds: seconds) == words)
+        #expect(MessageCatalogue([.rateLimited: "Wait {time}."]).rateLimitedText(seconds: seconds) == "Wait \(words).")
+    }
+
+    @Test func I26_emailScreenNamesAShortWaitThenSaysTheButtonIsBack() {
+        var probe = Self.throttled(retryAfter: 45)
+        let banner = "Too many attempts. Please try again in 45 seconds."
+        probe.send(.loginResponse(.failure(.rateLimited(retryAfter: 45))), effects: [.announce(banner), .startClock]) {
+            $0.isSubmitting = false
+            $0.banner = banner
+            $0.cooldown = .starting(seconds: 45)
+            $0.retryCountdown = "Try again in 0:45"
+        }
+        probe.send(.tick(Self.start)) { $0.cooldown = .until(Self.start.addingTimeInterval(45)) }
+        probe.send(.tick(Self.start.addingTimeInterval(44.2))) { $0.retryCountdown = "Try again in 0:01" }
+        probe.send(.tick(Self.start.addingTimeInterval(45)), effects: [.stopClock, .announce("You can try again now. Log In is enabled again.")]) {
+            $0.cooldown = nil
+            $0.retryCountdown = nil
+            $0.isSubmitEnabled = true
+        }
+    }
+
+    @Test func I26_urbanNestNamesEachLimitsRealWait() throws {
+        let configuration = try ExampleConfigurations.load("004-urbannest")
+        for (seconds, banner, countdown) in [
+            (45, "Too many attempts. Try again in 45 seconds.", "Try again in 0:45"),
+            (3600, "Too many attempts. Try again in 1 hour.", "Try again in 60:00"),
+        ] {
+            var probe = Self.throttled(configuration, retryAfter: seconds)
+            probe.send(.loginResponse(.failure(.rateLimited(retryAfter: seconds))), effects: [.announce(banner), .startClock]) {
+                $0.isSubmitting = false
+                $0.banner = banner
+                $0.cooldown = .starting(seconds: seconds)
+                $0.retryCountdown = countdown
+            }
+        }
+    }
+
+    @Test(arguments: ["Too many attempts. Try again in 15 minutes.", "Wait {seconds} seconds.", "Too many attempts."])
+    func I26_copyThatNamesAFixedTimeIsRefusedNamingThePlaceholder(copy: String) throws {
+        let json = Data(#"{"messages": {"rateLimited": "\#(copy)"}}"#.utf8)
+        let error = #expect(throws: (any Error).self) { try JSONDecoder().decode(LoginConfiguration.self, from: json) }
+        let description = String(describing: error!)
+        #expect(description.contains("{time}"), "the refusal names the placeholder: \(description)")
+        #expect(description.contains("rateLimited"))
+    }
+
+    @Test func I26_everyExampleAppNamesTheWaitWithThePlaceholder() throws {
+        #expect(ExampleConfigurations.names.count == 5)
+        for name in ExampleConfigurations.names {
+            let configuration = try ExampleConfigurations.load(name)
+            #expect(configuration.messages[.rateLimited].contains("{time}"), "\(name)")
+        }
     }
 }

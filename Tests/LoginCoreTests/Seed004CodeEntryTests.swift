@@ -149,12 +149,13 @@ import Testing
             $0.resendCountdown = nil
         }
         probe.send(.resend, effects: [.announce("Sending verification code"), .resend(verificationID: "v1")]) { $0.isResending = true }
-        let banner = "Too many attempts. Please try again in 600 seconds."
+        let banner = "Too many attempts. Please try again in 10 minutes."
         probe.send(.resendResponse(.failure(.rateLimited(retryAfter: 600))), effects: [.announce(banner), .startClock]) {
             $0.isResending = false
             $0.banner = banner
             $0.resendCooldown = .starting(seconds: 600)
             $0.resendCountdown = "Resend code in 10:00"
+            $0.announcesResendReady = true
         }
     }
 

@@ -7,6 +7,9 @@ public enum AuthError: Error, Equatable, Sendable {
     case emailNotVerified
     /// Too many attempts; `retryAfter` in seconds when the server said.
     case rateLimited(retryAfter: Int?)
+    /// A code went to this number moments ago; a new one may be sent after `retryAfter` seconds.
+    /// Not a limit: show the resend countdown, not an error.
+    case resendTooSoon(retryAfter: Int)
     /// A wrong one-time code; the server says how many tries the code has left.
     case invalidCode(attemptsLeft: Int?)
     /// The server could not be reached.
@@ -33,7 +36,7 @@ public enum AuthError: Error, Equatable, Sendable {
     /// Whether trying again later may succeed: the session must survive these.
     public var isTransient: Bool {
         switch self {
-        case .networkUnavailable, .timeout, .serverError, .rateLimited, .malformedResponse: true
+        case .networkUnavailable, .timeout, .serverError, .rateLimited, .resendTooSoon, .malformedResponse: true
         default: false
         }
     }
@@ -45,6 +48,7 @@ public enum AuthError: Error, Equatable, Sendable {
         case .accountLocked: .accountLocked
         case .emailNotVerified: .emailNotVerified
         case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
+        case .resendTooSoon(let seconds): .resendTooSoon(retryAfter: seconds)
         case .invalidCode(let left): .codeIncorrect(attemptsLeft: left)
         case .networkUnavailable: .networkUnavailable
         case .timeout: .timeout

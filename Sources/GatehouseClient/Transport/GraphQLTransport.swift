@@ -157,6 +157,7 @@ struct GraphQLErrorBody: Decodable {
         case "ACCOUNT_LOCKED": return .accountLocked
         case "EMAIL_NOT_VERIFIED": return .emailNotVerified
         case "RATE_LIMITED": return .rateLimited(retryAfter: extensions?.retryAfter)
+        case "RESEND_TOO_SOON": return .resendTooSoon(retryAfter: max(1, extensions?.retryAfter ?? 1))
         case "UNAUTHENTICATED": return .server(status: 401, code: .invalidToken, message: message)
         case "INVALID_CODE": return .invalidCode(attemptsLeft: nil)
         case "INTERNAL_SERVER_ERROR": return .serverError(status: 500)

@@ -19,11 +19,12 @@ enum ResponseError {
 
     static func map(_ response: HTTPURLResponse, _ data: Data) -> AuthError {
         let status = response.statusCode
+        let decoded = try? JSONDecoder().decode(Body.self, from: data)
         if status == 429 {
             let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) }
+            if decoded?.error == ServerErrorCode.resendTooSoon.rawValue { return .resendTooSoon(retryAfter: max(1, retryAfter ?? 1)) }
             return .rateLimited(retryAfter: retryAfter)
         }
-        let decoded = try? JSONDecoder().decode(Body.self, from: data)
         if status == 503, decoded?.error == ServerErrorCode.smsUnavailable.rawValue {
             return .server(status: status, code: .smsUnavailable, message: decoded?.message ?? "HTTP 503")
         }

@@ -123,8 +123,11 @@ public struct SupabaseTransport: PhoneCodeTransport {
             case "email_not_confirmed": return .emailNotVerified
             case "otp_expired": return .server(status: response.statusCode, code: .codeExpired, message: message)
             case "otp_disabled": return .server(status: response.statusCode, code: .accountNotFound, message: message)
-            case "over_request_rate_limit", "over_email_send_rate_limit", "over_sms_send_rate_limit":
+            case "over_request_rate_limit", "over_email_send_rate_limit":
                 return .rateLimited(retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
+            // GoTrue's "you can only request this after N seconds": the resend window, not a limit.
+            case "over_sms_send_rate_limit":
+                return .resendTooSoon(retryAfter: max(1, response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) } ?? 1))
             // Each pattern has its own `where`: a `bad_jwt` answer to a sign-in (a refused ID token) is not a session ending.
             case "bad_jwt" where tokenRejected, "no_authorization" where tokenRejected, "session_not_found" where tokenRejected:
                 return .server(status: 401, code: .invalidToken, message: message)

@@ -19,6 +19,7 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let storage = try await Storage.open(try DatabaseLocation(configuration.databasePath), logger: logger)
     let repository = storage.repository
+    let deliveries = DeliveryQueue(logger: logger)
     let router: Router<GatehouseRequestContext>
     do {
         // Migrated (or checked) before the routes are built: the services read server secrets from the schema.
@@ -27,7 +28,7 @@ public func buildApplication(
         } else {
             try await repository.requireCurrentSchema()
         }
-        router = try await buildRouter(configuration, repository: repository, logger: logger)
+        router = try await buildRouter(configuration, repository: repository, deliveries: deliveries, logger: logger)
     } catch {
         try? await storage.close()
         throw error
@@ -36,7 +37,8 @@ public func buildApplication(
         router: router,
         server: try serverBuilder(configuration),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
-        services: [storage],
+        // The queue is stopped before storage (services stop in reverse), so its jobs finish.
+        services: [storage, deliveries],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
@@ -69,11 +71,13 @@ func tlsConfiguration(_ files: TLSFiles) throws -> TLSConfiguration {
 /// - Parameters:
 ///   - configuration: token lifetimes, hashing cost and the clock.
 ///   - repository: where users and sessions live.
+///   - deliveries: the queue that sends messages off the request path; the caller runs it.
 ///   - logger: the services' logger.
 public func buildRouter(
     _ configuration: GatehouseConfiguration,
     repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository & SigningKeyRepository
         & PhoneCodeRepository & OIDCFlowRepository,
+    deliveries: DeliveryQueue? = nil,
     logger: Logger
 ) async throws -> Router<GatehouseRequestContext> {
     let location = try DatabaseLocation(configuration.databasePath)
@@ -87,7 +91,7 @@ public func buildRouter(
     )
     let service = try await AuthService(
         repository: repository, hasher: PasswordHasher(parameters: configuration.argon2, pool: HashingPool.shared(configuration.hashing)),
-        tokens: tokens, configuration: configuration, logger: logger
+        tokens: tokens, configuration: configuration, deliveries: deliveries, logger: logger
     )
     let router = Router(context: GatehouseRequestContext.self)
     router.add(middleware: ClientMiddleware(trustedProxies: configuration.trustedProxies, servesTLS: configuration.tls != nil))

@@ -55,7 +55,7 @@ extension AuthService {
                 throw GatehouseError.invalidRequest("code_challenge must be an S256 challenge (43 base64url characters)")
             }
         case .web, .link:
-            if let returnTo, !returnTo.hasPrefix("/") || returnTo.hasPrefix("//") || returnTo.contains("\\") {
+            if let returnTo, ReturnPath.validated(returnTo, publicURL: configuration.resolvedPublicURL) == nil {
                 throw GatehouseError.providerSignIn(.redirectNotAllowed)
             }
         }
@@ -96,6 +96,7 @@ extension AuthService {
         switch proof {
         case .idToken(let token, let nonce):
             let identity = try await providerCall { try await google.verifier.verify(token, nonce: .hashed(nonce), now: now) }
+            try await spend(identity, token: token)
             return try await account(for: identity)
         case .authorizationCode(let code, let redirectURI, let codeVerifier):
             let identity = try await providerCall {
@@ -122,6 +123,20 @@ extension AuthService {
             }
             verified.flow = flow
             return verified
+        }
+    }
+
+    /// Remembers an ID token a client presented, hashed, until it expires: presenting it again
+    /// (with its nonce, or without one) is refused. The token, not the nonce alone, is the key:
+    /// it binds the nonce to one sign-in at the provider, and tokens without a nonce are covered
+    /// too. One atomic counter in the database, so instances racing with one token admit it once.
+    private func spend(_ identity: ExternalIdentity, token: String) async throws {
+        let window = min(identity.usableUntil.timeIntervalSince(now), 24 * 3600)
+        guard window > 0 else { return }
+        let used = try await limiter.throttles.hit("idtoken-used:\(RefreshToken.hash(token))", window: window + 1, at: now)
+        guard used.count == 1 else {
+            logger.notice("ID token refused", metadata: ["reason": "replayed"])
+            throw GatehouseError.providerSignIn(.invalidToken("token already used"))
         }
     }
 

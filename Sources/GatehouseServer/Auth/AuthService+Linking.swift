@@ -15,6 +15,11 @@ extension AuthService {
     ///    sign in with their password first and link from Home (``ProviderFailure/linkRequired``);
     /// 5. otherwise a new account is created, with the email if the provider verified it.
     func account(for identity: ExternalIdentity) async throws -> Verified {
+        // A provider's email passes the same rule as a local one (normalised by the verifier),
+        // so `user@example.com\0` can never become an account that displays as another's.
+        if let email = identity.email, configuration.login.rules.validateEmail(email) != nil {
+            throw GatehouseError.providerSignIn(.invalidToken("email is malformed"))
+        }
         if let user = try await users.user(provider: identity.provider, subject: identity.subject) { return Verified(user: user) }
         let at = now
         if let email = identity.email, let existing = try await users.user(email: email) {
@@ -43,7 +48,10 @@ extension AuthService {
             return Verified(user: try await users.user(id: existing.id) ?? existing)
         }
         let verifiedEmail = identity.emailVerified ? identity.email : nil
-        let user = UserRecord(email: verifiedEmail, name: PersonName(full: identity.name ?? ""), createdAt: at)
+        // The provider's name passes the one name rule; one that fails is left empty for the
+        // profile step to ask for, rather than refusing a sign-in the person cannot fix.
+        let name = (try? PersonName.checked(identity.name ?? "")) ?? ""
+        let user = UserRecord(email: verifiedEmail, name: PersonName(full: name), createdAt: at)
         var identities = [IdentityRecord(userID: user.id, provider: identity.provider, subject: identity.subject, verifiedAt: at, createdAt: at)]
         if let verifiedEmail {
             identities.append(IdentityRecord(userID: user.id, provider: .email, subject: verifiedEmail, verifiedAt: at, createdAt: at))

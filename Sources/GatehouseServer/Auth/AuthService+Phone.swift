@@ -15,8 +15,15 @@ extension AuthService {
         from client: ClientInfo
     ) async throws -> PhoneCodeSent {
         try requirePhoneSignIn()
+        // A registration's name passes the one name rule before anything is counted or sent.
+        let name = try purpose == .register ? Self.checkedName(name ?? "") : nil
         let number = try phone.number(text, country: country)
         return try await sendPhoneCode(to: number, purpose: purpose, name: name, registerIfMissing: registerIfMissing, from: client)
+    }
+
+    /// A name that passed ``PersonName/checked(_:)``, or a 400 with its plain reason.
+    static func checkedName(_ text: String) throws -> String {
+        do { return try PersonName.checked(text) } catch { throw GatehouseError.invalidRequest(error.message) }
     }
 
     /// The current code of a phone, for clients that verify by number (GoTrue's `/verify`).
@@ -52,7 +59,9 @@ extension AuthService {
             deliver = false
         case .register:
             guard configuration.phone.registration else { throw GatehouseError.invalidRequest("registration is not enabled") }
-            if account != nil { throw GatehouseError.phoneTaken }
+            // Silent: a taken number is answered exactly as a new one, and gets the same SMS; its
+            // code signs the owner in to their own account (see `verifyPhoneCode`).
+            if account != nil, !configuration.phone.silentAccountCheck { throw GatehouseError.phoneTaken }
         case .signIn:
             break
         }
@@ -79,7 +88,12 @@ extension AuthService {
             do {
                 user = try await users.createPhoneAccount(phone: record.phone, name: PersonName(full: record.name ?? ""), at: now)
             } catch RepositoryError.duplicateIdentity {
-                throw GatehouseError.phoneTaken
+                // Silent mode sent a registration code to a taken number: whoever holds the phone
+                // proved it, and signs in to the account it already has (the typed name is not used).
+                guard configuration.phone.silentAccountCheck,
+                      let owner = try await users.user(provider: .phone, subject: record.phone)
+                else { throw GatehouseError.phoneTaken }
+                return owner
             }
             logger.info("Account registered", metadata: ["user.id": "\(user.id)", "method": "phone"])
             return user

@@ -30,7 +30,8 @@ public struct AuthService: Sendable {
     init(
         repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository & PhoneCodeRepository
             & OIDCFlowRepository,
-        hasher: PasswordHasher, tokens: TokenIssuer, configuration: GatehouseConfiguration, logger: Logger
+        hasher: PasswordHasher, tokens: TokenIssuer, configuration: GatehouseConfiguration, deliveries: DeliveryQueue? = nil,
+        logger: Logger
     ) async throws {
         users = repository
         sessions = repository
@@ -47,7 +48,7 @@ public struct AuthService: Sendable {
         )
         phone = PhoneCodeIssuer(
             codes: repository, throttles: repository, key: SymmetricKey(data: phoneKey), references: limiter.keys,
-            sender: try configuration.sms.makeSender(logger: logger), policy: configuration.phone, logger: logger
+            sender: try configuration.sms.makeSender(logger: logger), deliveries: deliveries, policy: configuration.phone, logger: logger
         )
         flows = repository
         if let settings = configuration.google {

@@ -73,6 +73,11 @@ extension APIError {
                 .tooManyRequests, code: ServerErrorCode.rateLimited.rawValue,
                 message: "Too many attempts. Please try again in \(seconds) seconds.", retryAfter: seconds
             )
+        case .resendTooSoon(let seconds):
+            self.init(
+                .tooManyRequests, code: ServerErrorCode.resendTooSoon.rawValue,
+                message: "A code was just sent. You can ask for a new one in \(seconds) seconds.", retryAfter: seconds
+            )
         case .overloaded(let seconds):
             self.init(
                 .serviceUnavailable, code: ServerErrorCode.serverBusy.rawValue,

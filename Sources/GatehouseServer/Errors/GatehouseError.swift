@@ -15,6 +15,9 @@ public enum GatehouseError: Error, Equatable, Sendable {
     case accountLocked
     /// Too many attempts; refused before any hashing. Whole seconds until a retry may succeed.
     case rateLimited(retryAfter: Int)
+    /// A code went to this number moments ago: not a limit but the resend window. Seconds until
+    /// a new code may be sent; screens show the resend countdown, not an error.
+    case resendTooSoon(retryAfter: Int)
     /// The server's hashing queue is full; nothing was checked. Seconds to wait.
     case overloaded(retryAfter: Int)
     /// No credentials were presented where they are required.

@@ -40,8 +40,9 @@ struct GoogleController {
                 started = try await service.startGoogleFlow(
                     purpose: .web, returnTo: query["return_to"].map(String.init), from: context.client
                 )
-            } catch let error as GatehouseError {
-                // The login page says what went wrong, in the app's words.
+            } catch let error as GatehouseError where error != .providerSignIn(.redirectNotAllowed) {
+                // The login page says what went wrong, in the app's words; a refused return_to
+                // is the caller's error (400), and no flow was started.
                 return landing("/login?google=\(Self.outcome(error))")
             }
         }
@@ -86,7 +87,9 @@ struct GoogleController {
         case .web:
             let previous = request.cookies[WebCookies.session]?.value
             let id = try await service.openWebSession(for: admitted.user, method: grant.method, client: context.client, replacing: previous)
-            let next = admitted.isNewUser ? "/welcome" : (flow.returnTo ?? "/home")
+            // Checked again on the way out: a flow stored before the rule tightened lands on Home.
+            let stored = flow.returnTo.flatMap { ReturnPath.validated($0, publicURL: service.configuration.resolvedPublicURL) }
+            let next = admitted.isNewUser ? "/welcome" : (stored ?? "/home")
             var response = landing(next)
             WebCookies.setSignedIn(&response, sessionID: id, deviceToken: admitted.deviceToken, configuration: service.configuration)
             return response
@@ -133,7 +136,7 @@ struct GoogleController {
         case .providerSignIn(.cancelled): "cancelled"
         case .providerSignIn(.linkRequired): "link_required"
         case .providerSignIn(.invalidCode), .providerSignIn(.invalidToken), .providerSignIn(.invalidFlow): "rejected"
-        case .rateLimited: "rate_limited"
+        case .rateLimited, .resendTooSoon: "rate_limited"
         case .accountLocked: "locked"
         default: "failed"
         }

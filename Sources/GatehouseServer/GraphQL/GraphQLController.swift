@@ -57,7 +57,7 @@ struct GraphQLController {
     private func status(of result: GraphQLResult) -> (HTTPResponse.Status, Int?) {
         for error in result.errors {
             switch error.originalError as? GatehouseError {
-            case .rateLimited(let seconds): return (.tooManyRequests, seconds)
+            case .rateLimited(let seconds), .resendTooSoon(let seconds): return (.tooManyRequests, seconds)
             case .overloaded(let seconds): return (.serviceUnavailable, seconds)
             default: continue
             }

@@ -32,6 +32,8 @@ enum GraphQLFailure {
         case .invalidCredentials: ("INVALID_CREDENTIALS", messages.text(.invalidCredentials), nil)
         case .accountLocked: ("ACCOUNT_LOCKED", messages.text(.accountLocked), nil)
         case .rateLimited(let seconds): ("RATE_LIMITED", messages.rateLimitedText(seconds: seconds), seconds)
+        case .resendTooSoon(let seconds):
+            ("RESEND_TOO_SOON", messages.text(.resendWait, ["time": WaitDuration.text(seconds: seconds)]), seconds)
         case .overloaded(let seconds): ("SERVER_BUSY", "The server is busy. Please try again shortly.", seconds)
         case .unauthenticated: ("UNAUTHENTICATED", "A Bearer access token is required", nil)
         case .invalidToken(let message): ("UNAUTHENTICATED", message, nil)

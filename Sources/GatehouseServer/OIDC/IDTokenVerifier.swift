@@ -42,7 +42,8 @@ struct IDTokenVerifier: Sendable {
         try check(claims, nonce: nonce, now: now)
         return ExternalIdentity(
             provider: .google, subject: claims.subject.value, email: claims.email.map(EmailAddress.normalized),
-            emailVerified: claims.emailVerified?.value ?? false, name: claims.name, picture: claims.picture
+            emailVerified: claims.emailVerified?.value ?? false, name: claims.name, picture: claims.picture,
+            usableUntil: claims.expires.value.addingTimeInterval(settings.leeway)
         )
     }
 
@@ -112,4 +113,13 @@ struct ExternalIdentity: Sendable, Equatable {
     let emailVerified: Bool
     let name: String?
     let picture: String?
+    /// The token's `exp` plus the leeway: how long the token could be replayed.
+    var usableUntil: Date = .distantFuture
+
+    /// The same person at the same provider; the presenting token's lifetime is about the
+    /// token, not the identity, and is left out.
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.provider, lhs.subject, lhs.email, lhs.emailVerified, lhs.name, lhs.picture)
+            == (rhs.provider, rhs.subject, rhs.email, rhs.emailVerified, rhs.name, rhs.picture)
+    }
 }

@@ -70,6 +70,11 @@ struct ProviderSignIn: Sendable {
             if let redirectURI, redirectURI.utf8.count > 2048 || URL(string: redirectURI)?.scheme == nil {
                 throw GatehouseError.invalidRequest("redirect_uri must be an absolute URL")
             }
+            // Only our callback and the allow-list: a code issued for another site's
+            // redirect_uri is refused before the provider is asked to exchange it.
+            if let redirectURI, redirectURI != callbackURL, !settings.allowsRedirect(to: redirectURI) {
+                throw GatehouseError.providerSignIn(.redirectNotAllowed)
+            }
             if let verifier, !(43...128).contains(verifier.utf8.count) {
                 throw GatehouseError.invalidRequest("code_verifier must be 43 to 128 characters")
             }

@@ -16,6 +16,8 @@ struct PhoneCodeIssuer: Sendable {
     /// Keyed references for counter keys, the same the sign-in limits use.
     let references: AccountKeys
     let sender: (any SMSSender)?
+    /// Where a silent account check's messages go, so every request answers after the same work.
+    let deliveries: DeliveryQueue?
     let policy: PhonePolicy
     let logger: Logger
 
@@ -36,7 +38,7 @@ struct PhoneCodeIssuer: Sendable {
         try await limit("phone-address:\(client.address)", policy.requestsPerAddress, per: policy.addressWindow, now: now)
         if let current = try await codes.phoneCode(phone: phone), current.consumedAt == nil {
             let wait = current.createdAt.addingTimeInterval(TimeInterval(policy.resendAfter)).timeIntervalSince(now)
-            if wait > 0 { throw GatehouseError.rateLimited(retryAfter: Int(wait.rounded(.up))) }
+            if wait > 0 { throw GatehouseError.resendTooSoon(retryAfter: Int(wait.rounded(.up))) }
         }
         let reference = references.reference(for: "phone:\(phone)")
         try await limit("phone-sends:\(reference)", policy.sendsPerPhone, per: policy.phoneWindow, now: now)
@@ -44,16 +46,16 @@ struct PhoneCodeIssuer: Sendable {
     }
 
     /// Stores a new code for `phone` (replacing its old one) and, when `deliver`, sends it.
+    ///
+    /// With a silent account check the message goes through ``deliveries``: the hourly budget,
+    /// the gateway and its retries all run after the answer, so a number with an account and one
+    /// without get the same answer in the same time, and a failure is logged, never answered.
+    /// Otherwise it is sent inside the request, and a failure is 503 `sms_unavailable`.
     func issue(
         to phone: PhoneNumber, purpose: PhoneCodePurpose, name: String?, deliver: Bool, now: Date
     ) async throws -> PhoneCodeSent {
-        if deliver {
-            let budget = try await throttles.hit("sms-global", window: 3600, at: now)
-            if budget.count > policy.smsPerHour {
-                logger.warning("SMS budget for this hour is spent", metadata: ["sms.budget": "\(policy.smsPerHour)"])
-                throw GatehouseError.smsUnavailable(retryAfter: Self.wait(until: budget.windowStart, window: 3600, now: now))
-            }
-        }
+        let queued = policy.silentAccountCheck && deliveries != nil
+        if deliver, !queued { try await spendBudget(now: now) }
         let code = Self.generateCode(length: policy.codeLength)
         let id = RefreshToken.generate(prefix: "ghv_")
         let record = PhoneCodeRecord(
@@ -62,19 +64,42 @@ struct PhoneCodeIssuer: Sendable {
         )
         try await codes.putPhoneCode(record)
         if deliver {
-            do {
-                guard let sender else { throw SMSDeliveryError("no SMS sender is configured") }
-                try await sender.send(.code(code, to: phone.e164, policy: policy))
-            } catch {
-                try? await codes.deletePhoneCode(id: id)
-                logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(phone.e164))", "error": "\(Self.describe(error))"])
-                throw GatehouseError.smsUnavailable(retryAfter: 30)
+            let message = SMSMessage.code(code, to: phone.e164, policy: policy)
+            if queued, let deliveries {
+                deliveries.enqueue { [self] in
+                    do { try await send(message, id: id, now: now) } catch {}
+                }
+            } else {
+                try await send(message, id: id, now: now, budgetSpent: true)
             }
         }
         return PhoneCodeSent(
             verificationID: id, phoneMasked: phone.masked, expiresIn: policy.codeLifetime, resendAfter: policy.resendAfter,
             codeLength: policy.codeLength
         )
+    }
+
+    /// Counts one SMS against the hourly budget; past it, 503 with the wait.
+    private func spendBudget(now: Date) async throws {
+        let budget = try await throttles.hit("sms-global", window: 3600, at: now)
+        if budget.count > policy.smsPerHour {
+            logger.warning("SMS budget for this hour is spent", metadata: ["sms.budget": "\(policy.smsPerHour)"])
+            throw GatehouseError.smsUnavailable(retryAfter: Self.wait(until: budget.windowStart, window: 3600, now: now))
+        }
+    }
+
+    /// Sends one code (the sender retries); a code that could not be sent is deleted, so a new
+    /// one can be asked for at once, and the failure is logged with the number redacted.
+    private func send(_ message: SMSMessage, id: String, now: Date, budgetSpent: Bool = false) async throws {
+        do {
+            if !budgetSpent { try await spendBudget(now: now) }
+            guard let sender else { throw SMSDeliveryError("no SMS sender is configured") }
+            try await sender.send(message)
+        } catch {
+            try? await codes.deletePhoneCode(id: id)
+            logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))", "error": "\(Self.describe(error))"])
+            throw GatehouseError.smsUnavailable(retryAfter: 30)
+        }
     }
 
     /// The code's record if `code` is right; every try is counted before it is compared.

@@ -41,9 +41,7 @@ struct PhoneController {
 
     @Sendable func register(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(PhoneRegistrationRequest.self, from: request, context: context)
-        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.count <= 100 else { throw GatehouseError.invalidRequest("name must be 1 to 100 characters") }
-        let sent = try await service.sendPhoneCode(body.phone, country: body.country, purpose: .register, name: name, from: context.client)
+        let sent = try await service.sendPhoneCode(body.phone, country: body.country, purpose: .register, name: body.name, from: context.client)
         return try JSONBody.response(sent)
     }
 

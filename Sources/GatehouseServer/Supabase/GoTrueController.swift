@@ -35,14 +35,10 @@ struct GoTrueController {
         }
         guard body.channel ?? "sms" == "sms" else { throw GoTrueError.validationFailed("Only the sms channel is supported") }
         guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, "phone_provider_disabled", "Phone logins are disabled") }
-        do {
-            let sent = try await service.sendPhoneCode(
-                phone, country: nil, purpose: .signIn, registerIfMissing: body.createUser ?? true, from: context.client
-            )
-            return try JSONBody.response(["message_id": sent.verificationID])
-        } catch GatehouseError.rateLimited(let seconds) {
-            throw GoTrueError(.tooManyRequests, "over_sms_send_rate_limit", "SMS rate limit exceeded", retryAfter: seconds)
-        }
+        let sent = try await service.sendPhoneCode(
+            phone, country: nil, purpose: .signIn, registerIfMissing: body.createUser ?? true, from: context.client
+        )
+        return try JSONBody.response(["message_id": sent.verificationID])
     }
 
     /// `POST /verify {"type": "sms", "phone", "token"}`: the phone's current code opens a session.

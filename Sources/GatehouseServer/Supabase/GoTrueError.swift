@@ -57,6 +57,11 @@ extension GoTrueError {
         case .accountLocked: self.init(.badRequest, "user_banned", "User is banned")
         case .rateLimited(let seconds):
             self.init(.tooManyRequests, "over_request_rate_limit", "Request rate limit reached", retryAfter: seconds)
+        case .resendTooSoon(let seconds):
+            self.init(
+                .tooManyRequests, "over_sms_send_rate_limit",
+                "For security purposes, you can only request this after \(seconds) seconds.", retryAfter: seconds
+            )
         case .overloaded(let seconds):
             self.init(.serviceUnavailable, "unexpected_failure", "The server is busy", retryAfter: seconds)
         case .unauthenticated: self = .noAuthorization

@@ -43,6 +43,7 @@ public struct UserAdministration: Sendable {
         if let issue = rules.validateEmail(normalized) {
             throw AdministrationError.invalidEmail(issue.message(for: .email, in: MessageCatalogue()))
         }
+        let name = try Self.checked(name)
         try check(password)
         let now = clock()
         let user = UserRecord(email: normalized, name: name, createdAt: now)
@@ -66,11 +67,22 @@ public struct UserAdministration: Sendable {
         guard let number = PhoneNumber.parse(phone, region: region), number.isValid else {
             throw AdministrationError.invalidPhone(phone)
         }
+        let name = try Self.checked(PersonName(full: name))
         do {
-            return try await users.createPhoneAccount(phone: number.e164, name: PersonName(full: name), at: clock())
+            return try await users.createPhoneAccount(phone: number.e164, name: name, at: clock())
         } catch RepositoryError.duplicateIdentity {
             throw AdministrationError.phoneTaken(number.e164)
         }
+    }
+
+    /// The name after the one name rule (``PersonName/checked(_:)``), its two parts kept.
+    static func checked(_ name: PersonName) throws -> PersonName {
+        do {
+            _ = try PersonName.checked(name.full)
+        } catch {
+            throw AdministrationError.invalidName(error.message)
+        }
+        return PersonName(first: name.first.precomposedStringWithCanonicalMapping, last: name.last.precomposedStringWithCanonicalMapping)
     }
 
     /// The account's phone (E.164), if it signs in by phone.
@@ -124,6 +136,7 @@ public struct UserAdministration: Sendable {
 public enum AdministrationError: Error, Equatable, CustomStringConvertible {
     case invalidEmail(String)
     case invalidPassword(String)
+    case invalidName(String)
     case emailTaken(String)
     case noSuchUser(String)
     case invalidPhone(String)
@@ -131,7 +144,7 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .invalidEmail(let message), .invalidPassword(let message): message
+        case .invalidEmail(let message), .invalidPassword(let message), .invalidName(let message): message
         case .emailTaken(let email): "An account with the email \(email) already exists"
         case .noSuchUser(let email): "No account has the email \(email)"
         case .invalidPhone(let phone): "\(phone) is not a valid phone number"

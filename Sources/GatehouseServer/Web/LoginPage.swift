@@ -41,6 +41,7 @@ struct LoginPage {
         for key in MessageKey.allCases { messages[key.rawValue] = m.text(key) }
         messages[MessageKey.passwordTooShort.rawValue] = m.text(.passwordTooShort, ["min": String(rules.passwordMinimumLength)])
         messages[MessageKey.passwordTooLong.rawValue] = m.text(.passwordTooLong, ["max": String(rules.passwordMaximumLength)])
+        messages[MessageKey.retryReady.rawValue] = m.retryReadyText(button: .submit)
         let object: [String: Any] = [
             "submitPolicy": configuration.submitPolicy.rawValue,
             "rules": [

@@ -59,6 +59,7 @@ extension WebController {
         case .invalidCredentials: .invalidCredentials
         case .accountLocked: .accountLocked
         case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
+        case .resendTooSoon(let seconds): .resendTooSoon(retryAfter: seconds)
         case .overloaded: .serverError(status: 503)
         case .invalidRequest: .serverError(status: 400)
         case .payloadTooLarge: .serverError(status: 413)

@@ -105,11 +105,19 @@ public struct CodeEntryForm: Sendable {
             state.banner = banner
             state.resendCountdown = state.resendCooldown.map { _ in countdown(sent.resendAfter) }
             return [.announce(messages.text(.codeResent)), .focusCode, .startClock]
+        case .failure(.resendTooSoon(let seconds)):
+            // Not an error: the resend window has not passed. Its countdown only.
+            let wait = max(1, seconds)
+            state.resendCooldown = .starting(seconds: wait)
+            state.resendCountdown = countdown(wait)
+            state.announcesResendReady = true
+            return [.announce(messages.text(.resendWait, ["time": WaitDuration.text(seconds: wait)])), .startClock]
         case .failure(.rateLimited(let seconds)):
             state.banner = messages.rateLimitedText(seconds: seconds)
             guard let seconds, seconds > 0 else { return [] }
             state.resendCooldown = .starting(seconds: seconds)
             state.resendCountdown = countdown(seconds)
+            state.announcesResendReady = true
             return [.startClock]
         case .failure(.networkUnavailable), .failure(.timeout):
             state.banner = messages.text(.sendCodeOffline)
@@ -121,10 +129,16 @@ public struct CodeEntryForm: Sendable {
     }
 
     private func tick(_ now: Date, in state: inout CodeEntryState) -> [CodeEntryEffect] {
+        var ready: [CodeEntryEffect] = []
         if let cooldown = state.resendCooldown {
             let (until, remaining) = cooldown.resolved(at: now)
             state.resendCooldown = remaining > 0 ? .until(until) : nil
             state.resendCountdown = remaining > 0 ? countdown(remaining) : nil
+            if remaining <= 0, state.announcesResendReady {
+                state.announcesResendReady = false
+                state.banner = nil
+                ready = [.announce(messages.retryReadyText(button: .resendCode))]
+            }
         }
         if let expiry = state.expiry {
             let (until, remaining) = expiry.resolved(at: now)
@@ -135,11 +149,11 @@ public struct CodeEntryForm: Sendable {
                 state.codeError = messages.text(.codeExpired)
             }
         }
-        return state.resendCooldown == nil && state.expiry == nil ? [.stopClock] : []
+        return (state.resendCooldown == nil && state.expiry == nil ? [.stopClock] : []) + ready
     }
 
     private func countdown(_ seconds: Int) -> String {
-        messages.text(.resendCountdown, ["time": MessageCatalogue.clock(seconds)])
+        messages.resendCountdownText(seconds: seconds)
     }
 
     private func announcements(from before: CodeEntryState, to after: CodeEntryState) -> [CodeEntryEffect] {

@@ -26,6 +26,8 @@ public struct CodeEntryState: Equatable, Sendable {
     public var resendCooldown: LoginState.Cooldown?
     /// "Resend code in 0:42" while ``resendCooldown`` runs.
     public var resendCountdown: String?
+    /// A resend was refused (the window or a limit): the end of ``resendCooldown`` is announced.
+    public var announcesResendReady: Bool = false
     /// When the code expires.
     public var expiry: LoginState.Cooldown?
 

@@ -67,7 +67,7 @@ public struct LoginForm: Sendable {
         guard remaining > 0 else {
             state.cooldown = nil
             state.retryCountdown = nil
-            return [.stopClock, .announce(messages.text(.retryReady))]
+            return [.stopClock, .announce(messages.retryReadyText(button: .submit))]
         }
         state.cooldown = .until(until)
         state.retryCountdown = messages.retryCountdownText(seconds: remaining)

@@ -33,10 +33,19 @@ public struct MessageCatalogue: Equatable, Sendable {
 }
 
 extension MessageCatalogue {
-    /// The rate-limit message for a wait: `{seconds}` and `{minutes}` (rounded up) filled in.
+    /// The rate-limit message for a wait: `{time}` is the real wait in words ("15 minutes").
     public func rateLimitedText(seconds: Int?) -> String {
-        guard let seconds else { return text(.rateLimited, ["seconds": "a few", "minutes": "a few"]) }
-        return text(.rateLimited, ["seconds": String(seconds), "minutes": String((seconds + 59) / 60)])
+        text(.rateLimited, ["time": WaitDuration.text(seconds: seconds)])
+    }
+
+    /// The resend countdown for the seconds left, as `m:ss` ("Resend code in 0:33").
+    public func resendCountdownText(seconds: Int) -> String {
+        text(.resendCountdown, ["time": Self.clock(seconds)])
+    }
+
+    /// What a screen reader hears when a countdown ends: the button it held is enabled again.
+    public func retryReadyText(button: MessageKey) -> String {
+        text(.retryReady, ["button": text(button)])
     }
 
     /// The countdown text for the seconds left, as `m:ss`.
@@ -51,6 +60,17 @@ extension MessageCatalogue {
 }
 
 extension MessageCatalogue: Codable {
+    /// A rate-limit text that does not name the wait through `{time}`: a fixed time ("15
+    /// minutes") is false whenever another limit, with another wait, refuses.
+    struct FixedWait: Error, CustomStringConvertible {
+        let text: String
+        var description: String {
+            "messages.rateLimited must name the wait with the {time} placeholder, "
+                + "for example \"Too many attempts. Try again in {time}.\" (it reads \"15 minutes\", "
+                + "\"45 seconds\", \"1 hour\"); got \"\(text)\""
+        }
+    }
+
     struct UnknownKey: Error, CustomStringConvertible {
         let key: String
         var description: String {
@@ -65,6 +85,7 @@ extension MessageCatalogue: Codable {
             guard let key = MessageKey(rawValue: name) else { throw UnknownKey(key: name) }
             overrides[key] = text
         }
+        if let wait = overrides[.rateLimited], !wait.contains("{time}") { throw FixedWait(text: wait) }
         self.init(overrides)
     }
 

@@ -1,7 +1,8 @@
 /// A key into the message catalogue: every string the login screen shows or announces.
 ///
 /// The default text of each key is seed 000's copy. Templates may contain `{min}`, `{max}`,
-/// `{seconds}`, `{minutes}` and `{time}`, which ``MessageCatalogue/text(_:_:)`` fills in.
+/// `{time}` and `{button}`, which ``MessageCatalogue/text(_:_:)`` fills in. In ``rateLimited``,
+/// `{time}` is the wait in words ("15 minutes"); in the countdowns it is `m:ss`.
 public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case title
     case subtitle
@@ -29,7 +30,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case sessionExpired
     /// Under the banner while submit is held after a 429; `{time}` is `m:ss`.
     case retryCountdown
-    /// Announced when the countdown ends and submit is enabled again.
+    /// Announced when a countdown ends: `{button}` is the label of the button enabled again.
     case retryReady
     case signingIn
     case signedIn
@@ -67,6 +68,8 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case changeNumber
     case resendCode
     case resendCountdown
+    /// Announced when a new code was asked for inside the resend window; `{time}` in words.
+    case resendWait
     case codeResent
     case codeIncomplete
     case codeIncorrect
@@ -111,10 +114,10 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .serverError: "Something went wrong. Please try again."
         case .accountLocked: "Your account has been locked. Please contact support."
         case .emailNotVerified: "Please verify your email address."
-        case .rateLimited: "Too many attempts. Please try again in {seconds} seconds."
+        case .rateLimited: "Too many attempts. Please try again in {time}."
         case .sessionExpired: "Your session has expired. Please sign in again."
         case .retryCountdown: "Try again in {time}"
-        case .retryReady: "You can try again now."
+        case .retryReady: "You can try again now. {button} is enabled again."
         case .signingIn: "Signing in"
         case .signedIn: "Signed in"
         default: phoneDefaultText
@@ -155,6 +158,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .changeNumber: "Change number"
         case .resendCode: "Resend code"
         case .resendCountdown: "Resend code in {time}"
+        case .resendWait: "A code was just sent. You can ask for a new one in {time}."
         case .codeResent: "A new code was sent"
         case .codeIncomplete: "Enter the {length}-digit code"
         case .codeIncorrect: "Incorrect code. Tries left: {attempts}"

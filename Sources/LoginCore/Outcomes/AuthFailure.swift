@@ -17,6 +17,9 @@ public enum AuthFailure: Error, Equatable, Sendable {
     case emailNotVerified
     /// Too many attempts; `retryAfter` is in seconds when the server said (seed 004).
     case rateLimited(retryAfter: Int?)
+    /// A code went to this number moments ago: not a limit, a wait until a new one may be sent
+    /// (the resend window). Shown as the resend countdown, never as an error (seed 004).
+    case resendTooSoon(retryAfter: Int)
     /// The stored session ended; the user must sign in again (seed 003).
     case sessionExpired
     /// The server refused the phone number (seed 004).
@@ -52,6 +55,7 @@ public enum AuthFailure: Error, Equatable, Sendable {
         case .accountLocked: messages.text(.accountLocked)
         case .emailNotVerified: messages.text(.emailNotVerified)
         case .rateLimited(let seconds): messages.rateLimitedText(seconds: seconds)
+        case .resendTooSoon(let seconds): messages.resendCountdownText(seconds: seconds)
         case .sessionExpired: messages.text(.sessionExpired)
         case .invalidPhone: messages.text(.phoneInvalidAnnouncement)
         case .accountNotFound: messages.text(.accountNotFound)

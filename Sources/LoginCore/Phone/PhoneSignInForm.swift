@@ -122,9 +122,18 @@ public struct PhoneSignInForm: Sendable {
         case .failure(.networkUnavailable), .failure(.timeout):
             state.banner = messages.text(.sendCodeOffline)
             return [.shake]
+        case .failure(.resendTooSoon(let seconds)):
+            // Not an error: a code went out moments ago. The resend countdown only: no banner,
+            // no shake, no red border; the announcement names the real wait.
+            let wait = max(1, seconds)
+            state.waitsForResend = true
+            state.cooldown = .starting(seconds: wait)
+            state.retryCountdown = messages.resendCountdownText(seconds: wait)
+            return [.announce(messages.text(.resendWait, ["time": WaitDuration.text(seconds: wait)])), .startClock]
         case .failure(.rateLimited(let seconds)):
             state.banner = messages.rateLimitedText(seconds: seconds)
             guard let seconds, seconds > 0 else { return [] }
+            state.waitsForResend = false
             state.cooldown = .starting(seconds: seconds)
             state.retryCountdown = messages.retryCountdownText(seconds: seconds)
             return [.startClock]
@@ -140,11 +149,13 @@ public struct PhoneSignInForm: Sendable {
         guard remaining > 0 else {
             state.cooldown = nil
             state.retryCountdown = nil
+            state.waitsForResend = false
             state.banner = nil
-            return [.stopClock, .announce(messages.text(.retryReady))]
+            return [.stopClock, .announce(messages.retryReadyText(button: .sendCode))]
         }
         state.cooldown = .until(until)
-        state.retryCountdown = messages.retryCountdownText(seconds: remaining)
+        state.retryCountdown = state.waitsForResend
+            ? messages.resendCountdownText(seconds: remaining) : messages.retryCountdownText(seconds: remaining)
         return []
     }
 

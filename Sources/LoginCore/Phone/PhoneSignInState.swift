@@ -41,6 +41,9 @@ public struct PhoneSignInState: Equatable, Sendable {
     public var isSendEnabled: Bool = false
     /// After a 429: sending stays disabled until the host's clock passes it.
     public var cooldown: LoginState.Cooldown?
+    /// Whether ``cooldown`` is the resend window (a code went out moments ago) rather than a
+    /// limit: the countdown then reads "Resend code in 0:33", with no error beside it.
+    public var waitsForResend: Bool = false
     /// The countdown shown while ``cooldown`` lasts.
     public var retryCountdown: String?
 

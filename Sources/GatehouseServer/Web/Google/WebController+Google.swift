@@ -78,10 +78,15 @@ extension WebController {
             throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
         }
         guard var user = context.identity?.user else { return Response.redirect(to: "/login", type: .normal) }
-        let name = (fields["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.count <= 100 else {
-            let error = configuration.messages.text(.nameRequired)
-            return welcomePage(user: user, name: String(name.prefix(100)), error: error, csrf: fields["csrf"] ?? "", status: .unprocessableContent)
+        let typed = String((fields["name"] ?? "").prefix(200))
+        let name: String
+        do {
+            name = try PersonName.checked(typed)
+        } catch {
+            // Empty is the app's copy; anything else is the name rule's plain reason (400).
+            let message = error == .empty ? configuration.messages.text(.nameRequired) : error.message
+            let shown = String(typed.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }.prefix(100))
+            return welcomePage(user: user, name: shown, error: message, csrf: fields["csrf"] ?? "", status: error == .empty ? .unprocessableContent : .badRequest)
         }
         user.personName = PersonName(full: name)
         try await service.users.updateUser(user)

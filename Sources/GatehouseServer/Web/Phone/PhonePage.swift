@@ -33,6 +33,8 @@ struct PhonePage {
             "numberError": state.numberError ?? "", "hasNumberError": state.numberError != nil, "complete": state.isNumberComplete,
             "sendCode": m.text(.sendCode), "banner": state.banner ?? "", "hasBanner": state.banner != nil,
             "retryAfter": retryAfter.map(String.init) ?? "", "suggestsRegistration": state.suggestsRegistration,
+            "waitsForResend": state.waitsForResend ? "true" : "false",
+            "retryCountdown": state.retryCountdown ?? "", "hasRetryCountdown": state.retryCountdown != nil,
             "switchPrompt": m.text(register ? .haveAccountPrompt : .noAccountPrompt),
             "switchLink": m.text(register ? .signInLink : .createAccount), "switchHref": register ? "/login" : "/register",
             "showSwitch": register || registration, "configJSON": configJSON,

@@ -49,7 +49,17 @@ extension WebController {
         _ = phoneForm.send(.numberChanged(String((fields["phone"] ?? "").prefix(64)), caret: nil), to: &state)
         var status = HTTPResponse.Status.unprocessableContent
         var retryAfter: Int?
-        for case .sendCode(let code) in phoneForm.send(.submit, to: &state) {
+        var announcement: String?
+        // The name rule's refusals (control or direction characters, length) are the field's
+        // error; an empty name is LoginCore's own copy.
+        var effects = phoneForm.send(.submit, to: &state)
+        if mode == .register, case .some(let problem) = Self.nameProblem(fields["name"] ?? ""), problem != .empty {
+            state.isSending = false
+            state.nameError = problem.message
+            status = .badRequest
+            effects = []
+        }
+        for case .sendCode(let code) in effects {
             do {
                 let sent = try await service.sendPhoneCode(
                     code.phone, country: code.country, purpose: mode == .register ? .register : .signIn, name: code.name, from: context.client
@@ -59,14 +69,17 @@ extension WebController {
                 let rendered = APIError(error)
                 status = rendered.status
                 retryAfter = rendered.retryAfter
-                _ = phoneForm.send(.sendResponse(.failure(Self.failure(for: error))), to: &state)
+                let effects = phoneForm.send(.sendResponse(.failure(Self.failure(for: error))), to: &state)
+                // The resend window's announcement (a limit's is its banner, announced by the script).
+                if state.waitsForResend { announcement = effects.compactMap { if case .announce(let text) = $0 { text } else { nil } }.last }
             }
         }
         var response: Response
         if wantsJSON {
             let answer = PhoneWebAnswer.Refused(
                 numberError: state.numberError, nameError: state.nameError, banner: state.banner,
-                suggestsRegistration: state.suggestsRegistration, retryAfter: retryAfter
+                suggestsRegistration: state.suggestsRegistration, retryAfter: retryAfter,
+                waitsForResend: state.waitsForResend, announcement: announcement
             )
             response = try JSONBody.response(answer, status: status)
         } else {
@@ -74,6 +87,11 @@ extension WebController {
         }
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         return response
+    }
+
+    /// What the one name rule says of a typed name, if it refuses it.
+    static func nameProblem(_ typed: String) -> PersonName.Problem? {
+        do { _ = try PersonName.checked(typed); return nil } catch { return error }
     }
 
     /// A code went out: to the code screen (as a redirect, or JSON for the script), with the
@@ -114,6 +132,10 @@ enum PhoneWebAnswer {
         let banner: String?
         let suggestsRegistration: Bool
         let retryAfter: Int?
+        /// The wait is the resend window: the script shows "Resend code in", not an error.
+        let waitsForResend: Bool
+        /// What a screen reader hears besides the banner (the resend window's real wait).
+        let announcement: String?
     }
 
     /// The code screen's answer when the code was not accepted.

@@ -116,14 +116,16 @@ function startPhone(form) {
     refresh();
   }
 
-  function cooldown(seconds) {
+  // Send OTP waits out a 429: a limit shows its error and "Try again in"; the resend window
+  // (a code went out moments ago) shows only "Resend code in", with no error beside it.
+  function cooldown(seconds, resendWindow) {
     coolingDown = true;
     refresh();
-    countdown($("retry-countdown"), "retryCountdown", seconds, () => {
+    countdown($("retry-countdown"), resendWindow ? "resendCountdown" : "retryCountdown", seconds, () => {
       coolingDown = false;
       showMessage(banner, null);
       refresh();
-      announce(text("retryReady"));
+      announce(text("retryReady", { button: sendText }));
     });
   }
 
@@ -191,12 +193,13 @@ function startPhone(form) {
     }
     showMessage(banner, answer.banner);
     if (answer.banner) announce(answer.banner);
+    if (answer.announcement) announce(answer.announcement);
     if (answer.suggestsRegistration) $("switch-link")?.classList.add("emphasised");
-    if (answer.retryAfter) cooldown(answer.retryAfter);
+    if (answer.retryAfter) cooldown(answer.retryAfter, answer.waitsForResend);
   });
 
   refresh();
-  if (form.dataset.retryAfter) cooldown(Number(form.dataset.retryAfter));
+  if (form.dataset.retryAfter) cooldown(Number(form.dataset.retryAfter), form.dataset.waitsForResend === "true");
   if (!name) setTimeout(() => input.focus(), matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 600);
 }
 
