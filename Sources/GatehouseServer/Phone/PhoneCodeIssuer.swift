@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GatehouseModel
 import Logging
+import Metrics
 
 /// Sends and checks one-time codes: the limits, the code, its HMAC, the SMS.
 ///
@@ -20,6 +21,8 @@ struct PhoneCodeIssuer: Sendable {
     let deliveries: DeliveryQueue?
     let policy: PhonePolicy
     let logger: Logger
+    /// Where delivery results are counted (`gatehouse_messages_total{channel, result}`).
+    var metrics: any MetricsFactory = MetricsSystem.factory
 
     /// The name of the HMAC key in ``SecretRepository``.
     static let secretName = "phone-code-hmac-v1"
@@ -95,11 +98,17 @@ struct PhoneCodeIssuer: Sendable {
             if !budgetSpent { try await spendBudget(now: now) }
             guard let sender else { throw SMSDeliveryError("no SMS sender is configured") }
             try await sender.send(message)
+            count(result: "sent")
         } catch {
+            count(result: "failed")
             try? await codes.deletePhoneCode(id: id)
             logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))", "error": "\(Self.describe(error))"])
             throw GatehouseError.smsUnavailable(retryAfter: 30)
         }
+    }
+
+    private func count(result: String) {
+        Counter(label: "gatehouse_messages_total", dimensions: [("channel", "sms"), ("result", result)], factory: metrics).increment()
     }
 
     /// The code's record if `code` is right; every try is counted before it is compared.
