@@ -126,6 +126,12 @@ public struct ServeCommand: AsyncParsableCommand {
         configuration.signingKeyRefreshInterval = signingKeyRefresh
         if let config {
             let app = try AppConfiguration.load(from: URL(fileURLWithPath: config))
+            // The app file says which ways in exist; a provider it does not list is a mistake, not a silent extra door.
+            if configuration.google != nil, !app.signIn.offers(.google) {
+                throw ValidationError(
+                    "--config \(config): Google is configured (--google-client-id or GATEHOUSE_GOOGLE_CLIENT_IDS) but signIn.methods does not list google"
+                )
+            }
             configuration.login = app.login
             configuration.supabaseAnonKey = app.backend.anonKey
             configuration.signInMethods = app.signIn

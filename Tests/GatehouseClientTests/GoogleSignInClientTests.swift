@@ -18,7 +18,8 @@ struct GoogleSignInClientTests {
         let provider = try await OIDCMockProvider(python: try #require(OIDCMockProvider.python))
         let issuer = provider.url
         do {
-            let settings = try ExternalProviderSettings(issuer: issuer, clientIDs: [web, ios], clientSecret: "secret")
+            // The app's redirect is on the allow-list: codes for any other redirect_uri are refused (issue 21).
+            let settings = try ExternalProviderSettings(issuer: issuer, clientIDs: [web, ios], clientSecret: "secret", redirectAllowList: [redirect])
             let server = try await LoopbackServer.start {
                 $0.google = settings
                 $0.supabaseAnonKey = ClientFixture.anonKey

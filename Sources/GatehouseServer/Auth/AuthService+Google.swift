@@ -4,7 +4,7 @@ import GatehouseModel
 extension AuthService {
     /// The configured provider, or ``ProviderFailure/notConfigured``.
     func requireGoogle() throws -> ProviderSignIn {
-        guard let google else { throw GatehouseError.providerSignIn(.notConfigured) }
+        guard let google else { throw GatehouseError.methodNotOffered(.google) }
         return google
     }
 

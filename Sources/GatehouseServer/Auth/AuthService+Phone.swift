@@ -121,7 +121,7 @@ extension AuthService {
 
     /// Refuses every phone operation of a server whose app does not offer phone sign-in.
     func requirePhoneSignIn() throws {
-        guard configuration.phone.enabled else { throw GatehouseError.invalidRequest("phone sign-in is not enabled") }
+        guard configuration.phone.enabled else { throw GatehouseError.methodNotOffered(.phone) }
     }
 }
 

@@ -117,6 +117,8 @@ public struct AuthService: Sendable {
     private func check(_ grant: Grant) throws {
         switch grant {
         case .password(_, let password):
+            // The app's `signIn.methods` gate the password on every surface, before anything is counted.
+            guard configuration.signInMethods.offers(.email) else { throw GatehouseError.methodNotOffered(.email) }
             let identifier = grant.identifier
             guard !identifier.isEmpty else { throw GatehouseError.invalidRequest("email must not be empty") }
             guard identifier.utf8.count <= Self.maximumIdentifierBytes else {

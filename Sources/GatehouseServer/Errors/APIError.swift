@@ -127,6 +127,11 @@ extension APIError {
                 .conflict, code: ServerErrorCode.lastSignInMethod.rawValue,
                 message: "This is the account's last way to sign in; add another before removing it."
             )
+        case .methodNotOffered(let method):
+            self.init(
+                .forbidden, code: ServerErrorCode.signInMethodNotOffered.rawValue,
+                message: "This app does not offer sign-in with \(method.displayName)"
+            )
         }
     }
 

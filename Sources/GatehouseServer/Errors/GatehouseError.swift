@@ -1,3 +1,5 @@
+import LoginCore
+
 /// Every way a Gatehouse operation can fail, independent of the surface that reports it.
 ///
 /// This is the domain's one error vocabulary. Each surface renders it with one exhaustive
@@ -42,6 +44,8 @@ public enum GatehouseError: Error, Equatable, Sendable {
     case providerSignIn(ProviderFailure)
     /// Removing this way in would leave the account with none.
     case lastSignInMethod
+    /// The app does not offer this way in (its `signIn.methods`); the same refusal on every surface.
+    case methodNotOffered(SignInMethods.Method)
 }
 
 /// Why a sign-in with an external provider (Google) did not succeed.

@@ -39,6 +39,8 @@ enum GraphQLFailure {
         case .invalidToken(let message): ("UNAUTHENTICATED", message, nil)
         case .sessionEnded: ("UNAUTHENTICATED", "The session has ended", nil)
         case .refreshRejected(let failure): (failure.rawValue.uppercased(), failure.message, nil)
+        case .methodNotOffered(let method):
+            ("SIGN_IN_METHOD_NOT_OFFERED", "This app does not offer sign-in with \(method.displayName)", nil)
         case .invalidPhone, .accountNotFound, .phoneTaken, .codeRejected, .smsUnavailable, .providerSignIn, .lastSignInMethod:
             // One wording for every surface: the REST rendering's code and message.
             { rest in (rest.code.uppercased(), rest.message, rest.retryAfter) }(APIError(error))

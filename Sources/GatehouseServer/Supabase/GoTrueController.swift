@@ -55,7 +55,7 @@ struct GoTrueController {
     /// Signs in with any grant and answers with GoTrue's session.
     func signedIn(_ grant: Grant, context: GatehouseRequestContext) async throws -> Response {
         let signIn = try await service.signIn(grant, from: context.client)
-        var response = try session(signIn.grant)
+        var response = try await session(signIn.grant)
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response
     }
@@ -77,7 +77,7 @@ struct GoTrueController {
             return try await pkceGrant(request, context: context)
         case "refresh_token":
             let body = try await JSONBody.decode(GoTrueRefreshGrant.self, from: request, context: context)
-            return try session(await service.refresh(body.refreshToken))
+            return try await session(await service.refresh(body.refreshToken))
         case let other:
             throw GoTrueError(
                 .badRequest, "validation_failed",
@@ -87,7 +87,8 @@ struct GoTrueController {
     }
 
     @Sendable func user(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        try JSONBody.response(GoTrueUser(try context.requirePrincipal().user))
+        let user = try context.requirePrincipal().user
+        return try JSONBody.response(GoTrueUser(user, identities: try await service.users.identities(userID: user.id)))
     }
 
     @Sendable func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -100,9 +101,10 @@ struct GoTrueController {
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
-    private func session(_ grant: TokenGrant) throws -> Response {
+    private func session(_ grant: TokenGrant) async throws -> Response {
         guard let record = grant.account else { throw GatehouseError.invalidCredentials }
-        return try JSONBody.response(GoTrueSession(grant, record: record, now: service.now))
+        let identities = try await service.users.identities(userID: record.id)
+        return try JSONBody.response(GoTrueSession(grant, record: record, identities: identities, now: service.now))
     }
 
 }

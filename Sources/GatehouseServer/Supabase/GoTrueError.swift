@@ -94,6 +94,9 @@ extension GoTrueError {
         case .providerSignIn(.notConfigured): self.init(.badRequest, "provider_disabled", "Unsupported provider: Provider is not enabled")
         case .providerSignIn(.redirectNotAllowed): self.init(.badRequest, "validation_failed", "redirect_to is not allowed")
         case .lastSignInMethod: self.init(.unprocessableContent, "single_identity_not_deletable", "User must have at least 1 identity after unlinking")
+        case .methodNotOffered(.email): self.init(.badRequest, "email_provider_disabled", "Email logins are disabled")
+        case .methodNotOffered(.phone): self.init(.badRequest, "phone_provider_disabled", "Phone logins are disabled")
+        case .methodNotOffered(.google): self.init(.badRequest, "provider_disabled", "Unsupported provider: Provider is not enabled")
         }
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GatehouseModel
 
@@ -16,20 +17,23 @@ struct GoTrueSession: Encodable {
         case expiresAt = "expires_at", refreshToken = "refresh_token", user
     }
 
-    init(_ grant: TokenGrant, record: UserRecord, now: Date) {
+    init(_ grant: TokenGrant, record: UserRecord, identities: [IdentityRecord], now: Date) {
         accessToken = grant.accessToken
         expiresIn = grant.expiresIn
         expiresAt = Int(now.timeIntervalSince1970) + grant.expiresIn
         refreshToken = grant.refreshToken
-        user = GoTrueUser(record)
+        user = GoTrueUser(record, identities: identities)
     }
 }
 
-/// A user as Supabase Auth returns it: the first and last name live in `user_metadata`.
+/// A user as Supabase Auth returns it: the first and last name live in `user_metadata`; the
+/// ways in are `identities`, with the verification times GoTrue reports
+/// (`email_confirmed_at`, `phone_confirmed_at`, `confirmed_at`, omitted when never verified).
 struct GoTrueUser: Encodable {
     struct AppMetadata: Encodable {
-        let provider = "email"
-        let providers = ["email"]
+        /// The way in the account began with (its oldest identity).
+        let provider: String
+        let providers: [String]
     }
 
     struct UserMetadata: Encodable {
@@ -44,35 +48,99 @@ struct GoTrueUser: Encodable {
     let aud = "authenticated"
     let role = "authenticated"
     let email: String
-    let phone = ""
-    /// Accounts are created by an operator, so their email counts as confirmed when created.
-    let emailConfirmedAt: String
-    let confirmedAt: String
-    let appMetadata = AppMetadata()
+    /// GoTrue's spelling: E.164 without the `+`, or empty.
+    let phone: String
+    let emailConfirmedAt: String?
+    let phoneConfirmedAt: String?
+    let confirmedAt: String?
+    let appMetadata: AppMetadata
     let userMetadata: UserMetadata
-    let identities: [String] = []
+    let identities: [GoTrueIdentity]
     let createdAt: String
     let updatedAt: String
     let isAnonymous = false
 
     enum CodingKeys: String, CodingKey {
         case id, aud, role, email, phone, identities
-        case emailConfirmedAt = "email_confirmed_at", confirmedAt = "confirmed_at"
+        case emailConfirmedAt = "email_confirmed_at", phoneConfirmedAt = "phone_confirmed_at", confirmedAt = "confirmed_at"
         case appMetadata = "app_metadata", userMetadata = "user_metadata"
         case createdAt = "created_at", updatedAt = "updated_at", isAnonymous = "is_anonymous"
     }
 
-    init(_ record: UserRecord) {
+    init(_ record: UserRecord, identities records: [IdentityRecord]) {
         id = record.id
         email = record.email ?? ""
-        let created = record.createdAt.formatted(.iso8601)
-        emailConfirmedAt = created
-        confirmedAt = created
-        createdAt = created
+        let emailIdentity = records.first { $0.provider == .email && $0.subject == record.email }
+        let phoneIdentity = records.first { $0.provider == .phone }
+        phone = phoneIdentity.map { String($0.subject.drop { $0 == "+" }) } ?? ""
+        emailConfirmedAt = emailIdentity?.verifiedAt?.formatted(.iso8601)
+        phoneConfirmedAt = phoneIdentity?.verifiedAt?.formatted(.iso8601)
+        confirmedAt = [emailIdentity?.verifiedAt, phoneIdentity?.verifiedAt].compactMap { $0 }.min()?.formatted(.iso8601)
+        var providers: [String] = []
+        for identity in records where !providers.contains(identity.provider.rawValue) { providers.append(identity.provider.rawValue) }
+        appMetadata = AppMetadata(provider: providers.first ?? "email", providers: providers)
+        identities = records.map { GoTrueIdentity($0, user: record) }
+        createdAt = record.createdAt.formatted(.iso8601)
         updatedAt = max(record.createdAt, record.passwordChangedAt).formatted(.iso8601)
         userMetadata = UserMetadata(
             firstName: record.personName.first, lastName: record.personName.last, fullName: record.name
         )
+    }
+}
+
+/// One way into an account, as GoTrue lists it under a user's `identities`.
+struct GoTrueIdentity: Encodable {
+    /// A stable id for this identity row: derived from the provider and subject.
+    let identityID: String
+    /// The provider's id for the person (GoTrue uses the user's id for email identities).
+    let id: String
+    let userID: String
+    let identityData: [String: IdentityValue]
+    let provider: String
+    let email: String?
+    let createdAt: String
+    let updatedAt: String
+
+    enum IdentityValue: Encodable {
+        case text(String), flag(Bool)
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let text): try container.encode(text)
+            case .flag(let flag): try container.encode(flag)
+            }
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case identityID = "identity_id", id, userID = "user_id", identityData = "identity_data", provider, email
+        case createdAt = "created_at", updatedAt = "updated_at"
+    }
+
+    init(_ identity: IdentityRecord, user: UserRecord) {
+        let digest = Array(SHA256.hash(data: Data("\(identity.provider.rawValue):\(identity.subject)".utf8)).prefix(16))
+        identityID = UUID(uuid: (digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],
+                                 digest[8], digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15])).uuidString.lowercased()
+        id = identity.provider == .email ? user.id : identity.subject
+        userID = user.id
+        provider = identity.provider.rawValue
+        let verified = identity.verifiedAt != nil
+        var data: [String: IdentityValue] = ["sub": .text(id)]
+        switch identity.provider {
+        case .phone:
+            data["phone"] = .text(String(identity.subject.drop { $0 == "+" }))
+            data["phone_verified"] = .flag(verified)
+            email = nil
+        default:
+            let address = identity.provider == .email ? identity.subject : (user.email ?? "")
+            data["email"] = .text(address)
+            data["email_verified"] = .flag(verified)
+            email = address.isEmpty ? nil : address
+        }
+        identityData = data
+        createdAt = identity.createdAt.formatted(.iso8601)
+        updatedAt = (identity.verifiedAt ?? identity.createdAt).formatted(.iso8601)
     }
 }
 

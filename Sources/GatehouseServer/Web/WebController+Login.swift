@@ -76,6 +76,7 @@ extension WebController {
         case .providerSignIn(.invalidCode), .providerSignIn(.invalidToken), .providerSignIn(.invalidFlow),
              .providerSignIn(.identityTaken), .providerSignIn(.redirectNotAllowed): .providerCodeRejected
         case .providerSignIn(.linkRequired), .lastSignInMethod: .providerLinkRequired
+        case .methodNotOffered: .serverError(status: 403)
         }
     }
 }

@@ -22,6 +22,17 @@ public struct SignInMethods: Equatable, Sendable {
     public func offers(_ method: Method) -> Bool { methods.contains(method) }
 }
 
+extension SignInMethods.Method {
+    /// How a sentence names the method: "email", "phone", "Google".
+    public var displayName: String {
+        switch self {
+        case .email: "email"
+        case .phone: "phone"
+        case .google: "Google"
+        }
+    }
+}
+
 extension SignInMethods: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable { case methods, phoneRegions, phoneRegistration }
 
