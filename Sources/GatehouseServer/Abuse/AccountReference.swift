@@ -33,10 +33,7 @@ struct AccountKeys: Sendable {
               parts[1] == reference
         else { return nil }
         let body = parts[0...2].joined(separator: ".")
-        let expected = Array(sign(body).utf8), presented = Array(parts[3].utf8)
-        guard expected.count == presented.count, zip(expected, presented).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else {
-            return nil
-        }
+        guard ConstantTime.equal(sign(body), String(parts[3])) else { return nil }
         return String(parts[2])
     }
 

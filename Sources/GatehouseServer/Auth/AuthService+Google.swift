@@ -145,7 +145,7 @@ extension AuthService {
     func verifyFlowCode(_ code: String, verifier: String) async throws -> Verified {
         guard let flow = try await flows.exchangeFlowCode(hash: RefreshToken.hash(code), now: now),
               let challenge = flow.codeChallenge,
-              IDTokenVerifier.constantTimeEqual(ProviderSignIn.challenge(for: verifier), challenge),
+              ConstantTime.equal(ProviderSignIn.challenge(for: verifier), challenge),
               let userID = flow.userID, let user = try await users.user(id: userID)
         else { throw GatehouseError.providerSignIn(.invalidFlow) }
         return Verified(user: user, isNewUser: flow.isNewUser)
@@ -156,7 +156,7 @@ extension AuthService {
         guard !state.isEmpty, state.utf8.count <= 128,
               let flow = try await flows.consumeFlow(id: RefreshToken.hash(state), now: now)
         else { throw GatehouseError.providerSignIn(.invalidFlow) }
-        guard let binding, IDTokenVerifier.constantTimeEqual(RefreshToken.hash(binding), flow.bindingHash) else {
+        guard let binding, ConstantTime.equal(RefreshToken.hash(binding), flow.bindingHash) else {
             logger.notice("Provider flow refused", metadata: ["reason": "binding_mismatch", "purpose": "\(flow.purpose.rawValue)"])
             throw GatehouseError.providerSignIn(.invalidFlow)
         }

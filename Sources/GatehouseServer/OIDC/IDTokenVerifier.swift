@@ -61,12 +61,12 @@ struct IDTokenVerifier: Sendable {
         }
         switch nonce {
         case .exact(let expected):
-            guard let actual = claims.nonce, Self.constantTimeEqual(actual, expected) else {
+            guard let actual = claims.nonce, ConstantTime.equal(actual, expected) else {
                 throw ProviderFailure.invalidToken("nonce mismatch")
             }
         case .hashed(let raw?):
             let hashed = SHA256.hash(data: Data(raw.utf8)).hexEncoded
-            guard let actual = claims.nonce, Self.constantTimeEqual(actual, hashed) else {
+            guard let actual = claims.nonce, ConstantTime.equal(actual, hashed) else {
                 throw ProviderFailure.invalidToken("nonce mismatch")
             }
         case .hashed(nil):
@@ -87,12 +87,6 @@ struct IDTokenVerifier: Sendable {
               let header = try? JSONDecoder().decode(Header.self, from: data)
         else { throw ProviderFailure.invalidToken("malformed token") }
         return header
-    }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     private static func reason(_ error: JWTError) -> String {

@@ -53,7 +53,7 @@ public struct PasswordHasher: Sendable {
                   length: stored.hash.count
               )
         else { return false }
-        return zip(computed, stored.hash).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        return ConstantTime.equal(computed, stored.hash)
     }
 }
 

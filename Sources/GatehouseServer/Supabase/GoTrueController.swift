@@ -114,16 +114,10 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let anonKey: String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let presented = request.headers[.apiKey], constantTimeEqual(presented, anonKey) else {
+        guard let presented = request.headers[.apiKey], ConstantTime.equal(presented, anonKey) else {
             throw GoTrueError.invalidAPIKey
         }
         return try await next(request, context)
-    }
-
-    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 

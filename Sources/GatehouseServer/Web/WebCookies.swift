@@ -37,8 +37,6 @@ enum WebCookies {
     /// Whether the form's token matches the cookie's, compared in constant time.
     static func csrfMatches(_ request: Request, formToken: String?) -> Bool {
         guard let expected = request.cookies[csrf]?.value, let formToken, !expected.isEmpty else { return false }
-        let a = Array(expected.utf8), b = Array(formToken.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        return ConstantTime.equal(expected, formToken)
     }
 }

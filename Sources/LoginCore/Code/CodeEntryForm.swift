@@ -130,20 +130,17 @@ public struct CodeEntryForm: Sendable {
 
     private func tick(_ now: Date, in state: inout CodeEntryState) -> [CodeEntryEffect] {
         var ready: [CodeEntryEffect] = []
-        if let cooldown = state.resendCooldown {
-            let (until, remaining) = cooldown.resolved(at: now)
-            state.resendCooldown = remaining > 0 ? .until(until) : nil
-            state.resendCountdown = remaining > 0 ? countdown(remaining) : nil
-            if remaining <= 0, state.announcesResendReady {
+        if state.resendCooldown != nil {
+            let remaining = LoginState.Cooldown.advance(&state.resendCooldown, to: now)
+            state.resendCountdown = remaining.map(countdown)
+            if remaining == nil, state.announcesResendReady {
                 state.announcesResendReady = false
                 state.banner = nil
                 ready = [.announce(messages.retryReadyText(button: .resendCode))]
             }
         }
-        if let expiry = state.expiry {
-            let (until, remaining) = expiry.resolved(at: now)
-            state.expiry = remaining > 0 ? .until(until) : nil
-            if remaining <= 0, !state.isExpired, !state.isVerifying {
+        if state.expiry != nil {
+            if LoginState.Cooldown.advance(&state.expiry, to: now) == nil, !state.isExpired, !state.isVerifying {
                 state.isExpired = true
                 state.code = ""
                 state.codeError = messages.text(.codeExpired)

@@ -14,4 +14,13 @@ extension LoginState.Cooldown {
         }
         return (until, Int(until.timeIntervalSince(now).rounded(.up)))
     }
+
+    /// The one countdown step every machine takes on a tick: the whole seconds left while the
+    /// countdown runs (kept as a deadline), or `nil` once it is over (and `cooldown` is cleared).
+    static func advance(_ cooldown: inout Self?, to now: Date) -> Int? {
+        guard let current = cooldown else { return nil }
+        let (deadline, remaining) = current.resolved(at: now)
+        cooldown = remaining > 0 ? .until(deadline) : nil
+        return remaining > 0 ? remaining : nil
+    }
 }

@@ -62,14 +62,11 @@ public struct LoginForm: Sendable {
 
     /// Advances the cooldown; ends it, enabling submit and announcing so, once its time has come.
     private func tick(_ now: Date, in state: inout LoginState) -> [LoginEffect] {
-        guard let cooldown = state.cooldown else { return [] }
-        let (until, remaining) = cooldown.resolved(at: now)
-        guard remaining > 0 else {
-            state.cooldown = nil
+        guard state.cooldown != nil else { return [] }
+        guard let remaining = LoginState.Cooldown.advance(&state.cooldown, to: now) else {
             state.retryCountdown = nil
             return [.stopClock, .announce(messages.retryReadyText(button: .submit))]
         }
-        state.cooldown = .until(until)
         state.retryCountdown = messages.retryCountdownText(seconds: remaining)
         return []
     }

@@ -144,16 +144,13 @@ public struct PhoneSignInForm: Sendable {
     }
 
     private func tick(_ now: Date, in state: inout PhoneSignInState) -> [PhoneSignInEffect] {
-        guard let cooldown = state.cooldown else { return [] }
-        let (until, remaining) = cooldown.resolved(at: now)
-        guard remaining > 0 else {
-            state.cooldown = nil
+        guard state.cooldown != nil else { return [] }
+        guard let remaining = LoginState.Cooldown.advance(&state.cooldown, to: now) else {
             state.retryCountdown = nil
             state.waitsForResend = false
             state.banner = nil
             return [.stopClock, .announce(messages.retryReadyText(button: .sendCode))]
         }
-        state.cooldown = .until(until)
         state.retryCountdown = state.waitsForResend
             ? messages.resendCountdownText(seconds: remaining) : messages.retryCountdownText(seconds: remaining)
         return []
