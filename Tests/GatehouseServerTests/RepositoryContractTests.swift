@@ -196,10 +196,10 @@ import Testing
             #expect(value5 == Self.now.addingTimeInterval(60))
             let value6 = try await repositories[1].refreshToken(hash: "h1")
             #expect(value6 == nil, "a web id is no refresh token")
-            let value7 = try await repositories[1].revokeSessions(userID: ann.id, keeping: nil, at: Self.now, reason: "test")
+            let value7 = try await repositories[1].revokeSessions(userID: ann.id, keeping: nil, at: Self.now, reason: .logoutGlobal)
             #expect(value7 == 1)
             let value8 = try await repositories[0].session(id: "w1")?.revokedReason
-            #expect(value8 == "test")
+            #expect(value8 == .logoutGlobal)
         }
     }
 

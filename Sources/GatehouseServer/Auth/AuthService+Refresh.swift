@@ -26,7 +26,7 @@ extension AuthService {
                   let successor = RefreshToken.open(sealed, with: token),
                   let next = try await sessions.refreshToken(hash: RefreshToken.hash(successor))
             else {
-                try await sessions.revokeSession(id: session.id, at: now, reason: RefreshFailure.reused.rawValue)
+                try await sessions.revokeSession(id: session.id, at: now, reason: .refreshTokenReused)
                 logger.warning("Refresh token reuse; session revoked", metadata: ["session.id": "\(session.id)"])
                 throw GatehouseError.refreshRejected(.reused)
             }
@@ -49,8 +49,7 @@ extension AuthService {
     /// Throws unless the session may still be used at all.
     private func requireLive(_ session: SessionRecord, of user: UserRecord) throws {
         if session.revokedAt != nil {
-            let reason = session.revokedReason.flatMap(RefreshFailure.init(rawValue:))
-            throw GatehouseError.refreshRejected(reason == .reused || reason == .accountLocked ? reason! : .sessionRevoked)
+            throw GatehouseError.refreshRejected(session.revokedReason?.refreshFailure ?? .sessionRevoked)
         }
         guard now < session.expiresAt else { throw GatehouseError.refreshRejected(.sessionExpired) }
         guard user.lockedAt == nil else { throw GatehouseError.refreshRejected(.accountLocked) }

@@ -38,7 +38,7 @@ extension AuthService {
 
     /// Ends sessions of the token's user according to `scope`.
     func logout(_ principal: Principal, scope: LogoutScope) async throws {
-        let reason = "logout_\(scope.rawValue)"
+        let reason = SessionEndReason(logout: scope)
         switch scope {
         case .local:
             try await sessions.revokeSession(id: principal.session.id, at: now, reason: reason)

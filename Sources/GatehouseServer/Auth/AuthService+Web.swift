@@ -16,7 +16,7 @@ extension AuthService {
     /// Opens a web session for an admitted user, ending the one the browser held; returns its id.
     func openWebSession(for user: UserRecord, method: String, client: ClientInfo, replacing previousID: String?) async throws -> String {
         if let previousID, let previous = try await sessions.webSession(hash: WebSessionID.hash(previousID)) {
-            try await sessions.revokeSession(id: previous.sessionID, at: now, reason: "web_session_replaced")
+            try await sessions.revokeSession(id: previous.sessionID, at: now, reason: .webSessionReplaced)
         }
         let id = WebSessionID.generate()
         _ = try await openSession(for: user, method: method, client: client, lifetime: configuration.webSessionLifetime) { session in
@@ -36,7 +36,7 @@ extension AuthService {
         guard let web = try await sessions.webSession(hash: hash) else { return nil }
         let idle = now.timeIntervalSince(web.lastSeenAt)
         guard idle < TimeInterval(configuration.webSessionIdleTimeout) else {
-            try await sessions.revokeSession(id: web.sessionID, at: now, reason: "idle_timeout")
+            try await sessions.revokeSession(id: web.sessionID, at: now, reason: .idleTimeout)
             return nil
         }
         guard let principal = try await livePrincipal(sessionID: web.sessionID) else { return nil }

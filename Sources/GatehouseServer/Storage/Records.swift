@@ -72,9 +72,9 @@ public struct SessionRecord: Sendable, Equatable {
     /// The absolute end of the session (seed 000 Q2: 7 days); refreshing does not extend it.
     public var expiresAt: Date
     public var revokedAt: Date?
-    public var revokedReason: String?
+    public var revokedReason: SessionEndReason?
 
-    public init(id: String, userID: String, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, revokedReason: String? = nil) {
+    public init(id: String, userID: String, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, revokedReason: SessionEndReason? = nil) {
         self.id = id
         self.userID = userID
         self.createdAt = createdAt

@@ -19,7 +19,7 @@ extension SQLRepository: SessionRepository {
             SessionRecord(
                 id: id, userID: userId, createdAt: Date(milliseconds: createdAt),
                 expiresAt: Date(milliseconds: expiresAt), revokedAt: revokedAt.map(Date.init(milliseconds:)),
-                revokedReason: revokedReason
+                revokedReason: revokedReason.flatMap(SessionEndReason.init(rawValue:))
             )
         }
     }
@@ -56,7 +56,7 @@ extension SQLRepository: SessionRepository {
         let row = SessionRow(
             id: session.id, userId: session.userID, createdAt: session.createdAt.milliseconds,
             expiresAt: session.expiresAt.milliseconds, revokedAt: session.revokedAt?.milliseconds,
-            revokedReason: session.revokedReason
+            revokedReason: session.revokedReason?.rawValue
         )
         try await transaction { db in
             try await db.insert(into: "sessions").model(row).run()
@@ -75,10 +75,10 @@ extension SQLRepository: SessionRepository {
             .record
     }
 
-    public func revokeSessions(userID: String, keeping: String?, at date: Date, reason: String) async throws -> Int {
+    public func revokeSessions(userID: String, keeping: String?, at date: Date, reason: SessionEndReason) async throws -> Int {
         var query = database.update("sessions")
             .set("revoked_at", to: date.milliseconds)
-            .set("revoked_reason", to: reason)
+            .set("revoked_reason", to: reason.rawValue)
             .where("user_id", .equal, userID)
             .where("revoked_at", .is, SQLLiteral.null)
         if let keeping { query = query.where("id", .notEqual, keeping) }
@@ -86,11 +86,11 @@ extension SQLRepository: SessionRepository {
         return try await write { try await statement.returning("id").all().count }
     }
 
-    public func revokeSession(id: String, at date: Date, reason: String) async throws {
+    public func revokeSession(id: String, at date: Date, reason: SessionEndReason) async throws {
         try await write {
             try await database.update("sessions")
                 .set("revoked_at", to: date.milliseconds)
-                .set("revoked_reason", to: reason)
+                .set("revoked_reason", to: reason.rawValue)
                 .where("id", .equal, id)
                 .where("revoked_at", .is, SQLLiteral.null)
                 .run()

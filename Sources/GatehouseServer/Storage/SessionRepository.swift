@@ -8,9 +8,9 @@ public protocol SessionRepository: Sendable {
     /// The session and its user, in one read (every authenticated request asks this).
     func sessionWithUser(id: String) async throws -> (SessionRecord, UserRecord)?
     /// Revokes the user's live sessions, except `keeping`; returns how many ended.
-    func revokeSessions(userID: String, keeping: String?, at: Date, reason: String) async throws -> Int
+    func revokeSessions(userID: String, keeping: String?, at: Date, reason: SessionEndReason) async throws -> Int
     /// Revokes one session.
-    func revokeSession(id: String, at: Date, reason: String) async throws
+    func revokeSession(id: String, at: Date, reason: SessionEndReason) async throws
 
     /// The web session with this id hash, whatever the state of its session.
     func webSession(hash: String) async throws -> WebSessionRecord?

@@ -100,7 +100,7 @@ public struct UserAdministration: Sendable {
         var user = try await find(email)
         user.lockedAt = locked ? (user.lockedAt ?? clock()) : nil
         try await users.updateUser(user)
-        if locked { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: clock(), reason: RefreshFailure.accountLocked.rawValue) }
+        if locked { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: clock(), reason: .accountLocked) }
     }
 
     /// Replaces a password and ends every session signed in with the old one (seed 001 edge case).
@@ -109,7 +109,7 @@ public struct UserAdministration: Sendable {
         let user = try await find(email)
         let changedAt = clock()
         try await users.setPassword(userID: user.id, hash: try await hasher.hash(password), at: changedAt)
-        _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: changedAt, reason: "password_changed")
+        _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: changedAt, reason: .passwordChanged)
     }
 
     /// Removes an account and its sessions.
