@@ -12,6 +12,10 @@ extension AuthService {
             throw GatehouseError.refreshRejected(.invalidRefreshToken)
         }
         try requireLive(session, of: user)
+        // Last seen, at most once a minute, so the device list is current without a write per refresh.
+        if session.lastSeenAt.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
+            try await sessions.touchSession(id: session.id, at: now)
+        }
         var record = found
         var token = presented
         if record.rotatedAt == nil {

@@ -172,7 +172,8 @@ public struct AuthService: Sendable {
         let start = now
         let session = SessionRecord(
             id: UUID().uuidString.lowercased(), userID: user.id, createdAt: start,
-            expiresAt: start.addingTimeInterval(TimeInterval(lifetime))
+            expiresAt: start.addingTimeInterval(TimeInterval(lifetime)),
+            deviceLabel: DeviceLabel.make(userAgent: client.userAgent), address: client.address, lastSeenAt: start
         )
         let made = credential(session)
         try await sessions.createSession(session, credential: made)

@@ -73,14 +73,26 @@ public struct SessionRecord: Sendable, Equatable {
     public var expiresAt: Date
     public var revokedAt: Date?
     public var revokedReason: SessionEndReason?
+    /// The device as a list shows it ("iPhone · Safari"), read from the user agent at sign-in.
+    public var deviceLabel: String?
+    /// The client address the session signed in from.
+    public var address: String?
+    /// When the session was last used (sign-in, then refreshes, at most once a minute).
+    public var lastSeenAt: Date?
 
-    public init(id: String, userID: String, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, revokedReason: SessionEndReason? = nil) {
+    public init(
+        id: String, userID: String, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, revokedReason: SessionEndReason? = nil,
+        deviceLabel: String? = nil, address: String? = nil, lastSeenAt: Date? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.revokedAt = revokedAt
         self.revokedReason = revokedReason
+        self.deviceLabel = deviceLabel
+        self.address = address
+        self.lastSeenAt = lastSeenAt
     }
 }
 

@@ -5,7 +5,7 @@ extension SQLRepository: SessionRepository {
     struct SessionRow: Codable {
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id, userId = "user_id", createdAt = "created_at", expiresAt = "expires_at", revokedAt = "revoked_at"
-            case revokedReason = "revoked_reason"
+            case revokedReason = "revoked_reason", deviceLabel = "device_label", address = "ip_address", lastSeenAt = "last_seen_at"
         }
 
         var id: String
@@ -14,12 +14,16 @@ extension SQLRepository: SessionRepository {
         var expiresAt: Int64
         var revokedAt: Int64?
         var revokedReason: String?
+        var deviceLabel: String?
+        var address: String?
+        var lastSeenAt: Int64?
 
         var record: SessionRecord {
             SessionRecord(
                 id: id, userID: userId, createdAt: Date(milliseconds: createdAt),
                 expiresAt: Date(milliseconds: expiresAt), revokedAt: revokedAt.map(Date.init(milliseconds:)),
-                revokedReason: revokedReason.flatMap(SessionEndReason.init(rawValue:))
+                revokedReason: revokedReason.flatMap(SessionEndReason.init(rawValue:)),
+                deviceLabel: deviceLabel, address: address, lastSeenAt: lastSeenAt.map(Date.init(milliseconds:))
             )
         }
     }
@@ -56,7 +60,8 @@ extension SQLRepository: SessionRepository {
         let row = SessionRow(
             id: session.id, userId: session.userID, createdAt: session.createdAt.milliseconds,
             expiresAt: session.expiresAt.milliseconds, revokedAt: session.revokedAt?.milliseconds,
-            revokedReason: session.revokedReason?.rawValue
+            revokedReason: session.revokedReason?.rawValue, deviceLabel: session.deviceLabel, address: session.address,
+            lastSeenAt: session.lastSeenAt?.milliseconds
         )
         try await transaction { db in
             try await db.insert(into: "sessions").model(row).run()
@@ -84,6 +89,12 @@ extension SQLRepository: SessionRepository {
         if let keeping { query = query.where("id", .notEqual, keeping) }
         let statement = query
         return try await write { try await statement.returning("id").all().count }
+    }
+
+    public func touchSession(id: String, at date: Date) async throws {
+        try await write {
+            try await database.update("sessions").set("last_seen_at", to: date.milliseconds).where("id", .equal, id).run()
+        }
     }
 
     public func revokeSession(id: String, at date: Date, reason: SessionEndReason) async throws {

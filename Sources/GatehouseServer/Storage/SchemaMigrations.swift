@@ -19,7 +19,7 @@ struct SchemaMigrations: Sendable {
         [
             Self.createUsers, Self.createSessions, Self.createRefreshTokens, Self.splitNames,
             Self.identities, Self.throttlesAndSecrets, Self.webSessions, Self.signingKeys, Self.oneStatementRotation,
-            Self.phoneCodes, Self.oidcFlows,
+            Self.phoneCodes, Self.oidcFlows, Self.sessionDevices,
         ]
     }
 

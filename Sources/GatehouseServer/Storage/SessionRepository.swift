@@ -9,6 +9,8 @@ public protocol SessionRepository: Sendable {
     func sessionWithUser(id: String) async throws -> (SessionRecord, UserRecord)?
     /// Revokes the user's live sessions, except `keeping`; returns how many ended.
     func revokeSessions(userID: String, keeping: String?, at: Date, reason: SessionEndReason) async throws -> Int
+    /// Records that the session was used at `at` (its `last_seen_at`).
+    func touchSession(id: String, at: Date) async throws
     /// Revokes one session.
     func revokeSession(id: String, at: Date, reason: SessionEndReason) async throws
 
