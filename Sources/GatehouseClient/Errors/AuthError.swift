@@ -59,8 +59,8 @@ public enum AuthError: Error, Equatable, Sendable {
         }
     }
 
-    /// The phone codes' and providers' outcomes by server code (Gatehouse's and GoTrue's);
-    /// any other code is a server error.
+    /// The phone codes' and providers' outcomes by server code (each transport has already put
+    /// its backend's code in Gatehouse's vocabulary); any other code is a server error.
     static func loginFailure(status: Int, code: ServerErrorCode) -> AuthFailure {
         switch code {
         case .invalidPhone: .invalidPhone
@@ -69,11 +69,10 @@ public enum AuthError: Error, Equatable, Sendable {
         case .codeExpired: .codeExpired
         case .codeAttemptsExceeded: .codeAttemptsExceeded
         case .smsUnavailable: .smsUnavailable(retryAfter: nil)
-        case .providerCancelled, "access_denied": .providerCancelled
-        case .providerUnavailable, .providerDisabled, "provider_disabled": .providerFailed
-        case .providerCodeRejected, .invalidIDToken, .invalidFlowState, "bad_oauth_callback", "bad_jwt", "flow_state_not_found":
-            .providerCodeRejected
-        case .linkRequired, .identityTaken, "email_exists", "identity_already_exists": .providerLinkRequired
+        case .providerCancelled: .providerCancelled
+        case .providerUnavailable, .providerDisabled: .providerFailed
+        case .providerCodeRejected, .invalidIDToken, .invalidFlowState: .providerCodeRejected
+        case .linkRequired, .identityTaken: .providerLinkRequired
         default: .serverError(status: status)
         }
     }

@@ -151,21 +151,24 @@ struct GraphQLErrorBody: Decodable {
     let extensions: Extensions?
 
     var authError: AuthError {
-        let code = extensions?.code ?? "GRAPHQL_ERROR"
+        guard let raw = extensions?.code, let code = GraphQLErrorCode(rawValue: raw) else {
+            // A code of a newer server (or none): passed on as it came, for the app to read.
+            return .server(status: 400, code: ServerErrorCode(rawValue: extensions?.code ?? "graphql_error"), message: message)
+        }
         switch code {
-        case "INVALID_CREDENTIALS": return .invalidCredentials
-        case "ACCOUNT_LOCKED": return .accountLocked
-        case "EMAIL_NOT_VERIFIED": return .emailNotVerified
-        case "RATE_LIMITED": return .rateLimited(retryAfter: extensions?.retryAfter)
-        case "RESEND_TOO_SOON": return .resendTooSoon(retryAfter: max(1, extensions?.retryAfter ?? 1))
-        case "UNAUTHENTICATED": return .server(status: 401, code: .invalidToken, message: message)
-        case "INVALID_CODE": return .invalidCode(attemptsLeft: nil)
-        case "INTERNAL_SERVER_ERROR": return .serverError(status: 500)
-        case "SERVER_BUSY": return .serverError(status: 503)
-        case "INVALID_REFRESH_TOKEN", "REFRESH_TOKEN_REUSED", "SESSION_EXPIRED", "SESSION_REVOKED":
-            return .server(status: 401, code: ServerErrorCode(rawValue: code.lowercased()), message: message)
+        case .invalidCredentials: return .invalidCredentials
+        case .accountLocked: return .accountLocked
+        case .emailNotVerified: return .emailNotVerified
+        case .rateLimited: return .rateLimited(retryAfter: extensions?.retryAfter)
+        case .resendTooSoon: return .resendTooSoon(retryAfter: max(1, extensions?.retryAfter ?? 1))
+        case .unauthenticated: return .server(status: 401, code: .invalidToken, message: message)
+        case .invalidCode: return .invalidCode(attemptsLeft: nil)
+        case .internalServerError: return .serverError(status: 500)
+        case .serverBusy: return .serverError(status: 503)
+        case .invalidRefreshToken, .refreshTokenReused, .sessionExpired, .sessionRevoked:
+            return .server(status: 401, code: code.serverCode ?? .invalidRefreshToken, message: message)
         default:
-            return .server(status: 400, code: ServerErrorCode(rawValue: code.lowercased()), message: message)
+            return .server(status: 400, code: code.serverCode ?? .invalidRequest, message: message)
         }
     }
 }

@@ -113,31 +113,31 @@ public struct SupabaseTransport: PhoneCodeTransport {
     /// Maps a GoTrue error; with `tokenRejected`, a refused access token is a 401.
     static func failure(tokenRejected: Bool) -> @Sendable (HTTPURLResponse, Data) -> AuthError {
         { response, data in
-            guard let body = try? JSONDecoder().decode(ErrorBody.self, from: data), let code = body.error_code else {
+            guard let body = try? JSONDecoder().decode(ErrorBody.self, from: data), let raw = body.error_code else {
                 return ResponseError.map(response, data)
             }
             let message = body.msg ?? body.message ?? "HTTP \(response.statusCode)"
+            let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) }
+            guard let code = GoTrueErrorCode(rawValue: raw) else {
+                // A code of a newer GoTrue: passed on as it came, for the app to read.
+                if response.statusCode >= 500 { return .serverError(status: response.statusCode) }
+                return .server(status: response.statusCode, code: ServerErrorCode(rawValue: raw), message: message)
+            }
             switch code {
-            case "invalid_credentials": return .invalidCredentials
-            case "user_banned": return .accountLocked
-            case "email_not_confirmed": return .emailNotVerified
-            case "otp_expired": return .server(status: response.statusCode, code: .codeExpired, message: message)
-            case "otp_disabled": return .server(status: response.statusCode, code: .accountNotFound, message: message)
-            case "over_request_rate_limit", "over_email_send_rate_limit":
-                return .rateLimited(retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
+            case .invalidCredentials: return .invalidCredentials
+            case .userBanned: return .accountLocked
+            case .emailNotConfirmed: return .emailNotVerified
+            case .overRequestRateLimit, .overEmailSendRateLimit: return .rateLimited(retryAfter: retryAfter)
             // GoTrue's "you can only request this after N seconds": the resend window, not a limit.
-            case "over_sms_send_rate_limit":
-                return .resendTooSoon(retryAfter: max(1, response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) } ?? 1))
+            case .overSMSSendRateLimit: return .resendTooSoon(retryAfter: max(1, retryAfter ?? 1))
             // Each pattern has its own `where`: a `bad_jwt` answer to a sign-in (a refused ID token) is not a session ending.
-            case "bad_jwt" where tokenRejected, "no_authorization" where tokenRejected, "session_not_found" where tokenRejected:
+            case .badJWT where tokenRejected, .noAuthorization where tokenRejected, .sessionNotFound where tokenRejected:
                 return .server(status: 401, code: .invalidToken, message: message)
-            case "refresh_token_already_used": return .server(status: 400, code: .refreshTokenReused, message: message)
-            case "refresh_token_not_found": return .server(status: 400, code: .invalidRefreshToken, message: message)
-            case "session_expired": return .server(status: 400, code: .sessionExpired, message: message)
-            case "session_not_found": return .server(status: 400, code: .sessionRevoked, message: message)
+            case .badJWT:
+                return .server(status: response.statusCode, code: .invalidIDToken, message: message)
             default:
                 if response.statusCode >= 500 { return .serverError(status: response.statusCode) }
-                return .server(status: response.statusCode, code: ServerErrorCode(rawValue: code), message: message)
+                return .server(status: response.statusCode, code: code.serverCode ?? ServerErrorCode(rawValue: raw), message: message)
             }
         }
     }

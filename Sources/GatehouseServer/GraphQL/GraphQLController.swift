@@ -1,3 +1,4 @@
+import GatehouseModel
 import Foundation
 import GraphQL
 import Hummingbird
@@ -70,7 +71,7 @@ struct GraphQLController {
         guard let original = error.originalError else {
             guard error.extensions["code"] == nil else { return error }
             // The library's own errors: validation (no path) or a broken result (with a path).
-            let code = error.path.elements.isEmpty ? "GRAPHQL_VALIDATION_FAILED" : "INTERNAL_SERVER_ERROR"
+            let code: GraphQLErrorCode = error.path.elements.isEmpty ? .validationFailed : .internalServerError
             return GraphQLFailure.make(code: code, message: error.message, locations: error.locations, path: error.path)
         }
         guard let domainError = original as? GatehouseError else {

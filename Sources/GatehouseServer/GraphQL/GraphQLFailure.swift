@@ -1,52 +1,82 @@
+import GatehouseModel
 import GraphQL
 import LoginCore
 
 /// GraphQL errors with an `extensions.code`, in the style Apollo servers use.
 ///
-/// Codes: `INVALID_CREDENTIALS`, `ACCOUNT_LOCKED`, `UNAUTHENTICATED`, `BAD_USER_INPUT`,
-/// `GRAPHQL_VALIDATION_FAILED`, `RATE_LIMITED`, the refresh failures in upper case
-/// (`INVALID_REFRESH_TOKEN`, `REFRESH_TOKEN_REUSED`, `SESSION_EXPIRED`, `SESSION_REVOKED`) and
-/// `INTERNAL_SERVER_ERROR`.
+/// The codes are ``GraphQLErrorCode``, the table the SDK reads too; each domain error picks
+/// its code in one exhaustive `switch`, never from another surface's string. Messages are the
+/// app's copy where the screen shows them, and the REST wording otherwise.
 enum GraphQLFailure {
-    static func make(code: String, message: String, locations: [SourceLocation] = [], path: IndexPath = []) -> GraphQLError {
-        GraphQLError(message: message, locations: locations, path: path, extensions: ["code": .string(code)])
+    static func make(code: GraphQLErrorCode, message: String, locations: [SourceLocation] = [], path: IndexPath = []) -> GraphQLError {
+        GraphQLError(message: message, locations: locations, path: path, extensions: ["code": .string(code.rawValue)])
     }
 
     /// A document that does not parse or does not fit the schema.
     static func badRequest(_ message: String, locations: [SourceLocation] = []) -> GraphQLError {
-        make(code: "GRAPHQL_VALIDATION_FAILED", message: message, locations: locations)
+        make(code: .validationFailed, message: message, locations: locations)
     }
 
     /// Anything unexpected; its description is never sent, as it could quote request data.
     static func internalError(locations: [SourceLocation] = [], path: IndexPath = []) -> GraphQLError {
-        make(code: "INTERNAL_SERVER_ERROR", message: "Something went wrong. Please try again.", locations: locations, path: path)
+        make(code: .internalServerError, message: "Something went wrong. Please try again.", locations: locations, path: path)
     }
 
     /// The GraphQL rendering of a domain error; an invalid-credentials message is the app's copy.
     static func make(
         _ error: GatehouseError, messages: MessageCatalogue, locations: [SourceLocation] = [], path: IndexPath = []
     ) -> GraphQLError {
-        let (code, message, retryAfter): (String, String, Int?) = switch error {
-        case .invalidRequest(let message): ("BAD_USER_INPUT", message, nil)
-        case .payloadTooLarge(let limit): ("BAD_USER_INPUT", "The request body must be at most \(limit) bytes", nil)
-        case .invalidCredentials: ("INVALID_CREDENTIALS", messages.text(.invalidCredentials), nil)
-        case .accountLocked: ("ACCOUNT_LOCKED", messages.text(.accountLocked), nil)
-        case .rateLimited(let seconds): ("RATE_LIMITED", messages.rateLimitedText(seconds: seconds), seconds)
+        let rest = APIError(error)
+        let (code, message, retryAfter): (GraphQLErrorCode, String, Int?) = switch error {
+        case .invalidRequest(let message): (.badUserInput, message, nil)
+        case .payloadTooLarge(let limit): (.badUserInput, "The request body must be at most \(limit) bytes", nil)
+        case .invalidCredentials: (.invalidCredentials, messages.text(.invalidCredentials), nil)
+        case .accountLocked: (.accountLocked, messages.text(.accountLocked), nil)
+        case .rateLimited(let seconds): (.rateLimited, messages.rateLimitedText(seconds: seconds), seconds)
         case .resendTooSoon(let seconds):
-            ("RESEND_TOO_SOON", messages.text(.resendWait, ["time": WaitDuration.text(seconds: seconds)]), seconds)
-        case .overloaded(let seconds): ("SERVER_BUSY", "The server is busy. Please try again shortly.", seconds)
-        case .unauthenticated: ("UNAUTHENTICATED", "A Bearer access token is required", nil)
-        case .invalidToken(let message): ("UNAUTHENTICATED", message, nil)
-        case .sessionEnded: ("UNAUTHENTICATED", "The session has ended", nil)
-        case .refreshRejected(let failure): (failure.rawValue.uppercased(), failure.message, nil)
-        case .methodNotOffered(let method):
-            ("SIGN_IN_METHOD_NOT_OFFERED", "This app does not offer sign-in with \(method.displayName)", nil)
-        case .invalidPhone, .accountNotFound, .phoneTaken, .codeRejected, .smsUnavailable, .providerSignIn, .lastSignInMethod:
-            // One wording for every surface: the REST rendering's code and message.
-            { rest in (rest.code.uppercased(), rest.message, rest.retryAfter) }(APIError(error))
+            (.resendTooSoon, messages.text(.resendWait, ["time": WaitDuration.text(seconds: seconds)]), seconds)
+        case .overloaded(let seconds): (.serverBusy, "The server is busy. Please try again shortly.", seconds)
+        case .unauthenticated: (.unauthenticated, "A Bearer access token is required", nil)
+        case .invalidToken(let message): (.unauthenticated, message, nil)
+        case .sessionEnded: (.unauthenticated, "The session has ended", nil)
+        case .refreshRejected(let failure): (code(failure), failure.message, nil)
+        case .methodNotOffered: (.signInMethodNotOffered, rest.message, nil)
+        case .invalidPhone: (.invalidPhone, rest.message, nil)
+        case .accountNotFound: (.accountNotFound, rest.message, nil)
+        case .phoneTaken: (.phoneTaken, rest.message, nil)
+        case .codeRejected(.incorrect): (.invalidCode, rest.message, nil)
+        case .codeRejected(.expired): (.codeExpired, rest.message, nil)
+        case .codeRejected(.exhausted): (.codeAttemptsExceeded, rest.message, nil)
+        case .smsUnavailable(let seconds): (.smsUnavailable, rest.message, seconds)
+        case .providerSignIn(let failure): (code(failure), rest.message, nil)
+        case .lastSignInMethod: (.lastSignInMethod, rest.message, nil)
         }
-        var extensions: [String: Map] = ["code": .string(code)]
+        var extensions: [String: Map] = ["code": .string(code.rawValue)]
         if let retryAfter { extensions["retryAfter"] = .number(Number(retryAfter)) }
         return GraphQLError(message: message, locations: locations, path: path, extensions: extensions)
+    }
+
+    static func code(_ failure: RefreshFailure) -> GraphQLErrorCode {
+        switch failure {
+        case .invalidRefreshToken: .invalidRefreshToken
+        case .reused: .refreshTokenReused
+        case .sessionExpired: .sessionExpired
+        case .sessionRevoked: .sessionRevoked
+        case .accountLocked: .accountLocked
+        }
+    }
+
+    static func code(_ failure: ProviderFailure) -> GraphQLErrorCode {
+        switch failure {
+        case .cancelled: .providerCancelled
+        case .providerUnavailable: .providerUnavailable
+        case .invalidCode: .providerCodeRejected
+        case .invalidToken: .invalidIDToken
+        case .invalidFlow: .invalidFlowState
+        case .linkRequired: .linkRequired
+        case .identityTaken: .identityTaken
+        case .notConfigured: .providerDisabled
+        case .redirectNotAllowed: .redirectNotAllowed
+        }
     }
 }

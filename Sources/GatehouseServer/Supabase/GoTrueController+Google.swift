@@ -8,7 +8,7 @@ extension GoTrueController {
     @Sendable func authorize(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         guard query["provider"] == "google" else {
-            throw GoTrueError(.badRequest, "validation_failed", "Unsupported provider: only google is enabled")
+            throw GoTrueError(.badRequest, .validationFailed, "Unsupported provider: only google is enabled")
         }
         guard let target = query["redirect_to"].map(String.init) else {
             throw GoTrueError.validationFailed("redirect_to is required")
@@ -28,7 +28,7 @@ extension GoTrueController {
     func idTokenGrant(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoTrueIDTokenGrant.self, from: request, context: context)
         guard body.provider == "google" else {
-            throw GoTrueError(.badRequest, "validation_failed", "Unsupported provider: only google is enabled")
+            throw GoTrueError(.badRequest, .validationFailed, "Unsupported provider: only google is enabled")
         }
         return try await signedIn(.google(.idToken(body.idToken, nonce: body.nonce)), context: context)
     }

@@ -31,10 +31,10 @@ struct GoTrueController {
     @Sendable func otp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoTrueOTPRequest.self, from: request, context: context)
         guard let phone = body.phone, body.email == nil else {
-            throw GoTrueError(.badRequest, "email_provider_disabled", "Email logins are disabled")
+            throw GoTrueError(.badRequest, .emailProviderDisabled, "Email logins are disabled")
         }
         guard body.channel ?? "sms" == "sms" else { throw GoTrueError.validationFailed("Only the sms channel is supported") }
-        guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, "phone_provider_disabled", "Phone logins are disabled") }
+        guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, .phoneProviderDisabled, "Phone logins are disabled") }
         let sent = try await service.sendPhoneCode(
             phone, country: nil, purpose: .signIn, registerIfMissing: body.createUser ?? true, from: context.client
         )
@@ -47,7 +47,7 @@ struct GoTrueController {
         guard body.type == "sms", let phone = body.phone, let token = body.token else {
             throw GoTrueError.validationFailed("Only type sms with a phone and a token is supported")
         }
-        guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, "phone_provider_disabled", "Phone logins are disabled") }
+        guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, .phoneProviderDisabled, "Phone logins are disabled") }
         let id = try await service.currentPhoneCode(phone)
         return try await signedIn(.phoneCode(verificationID: id, code: token), context: context)
     }
@@ -65,7 +65,7 @@ struct GoTrueController {
         case "password":
             let body = try await JSONBody.decode(GoTruePasswordGrant.self, from: request, context: context)
             guard body.phone == nil || body.email != nil else {
-                throw GoTrueError(.badRequest, "phone_provider_disabled", "Phone logins are disabled")
+                throw GoTrueError(.badRequest, .phoneProviderDisabled, "Phone logins are disabled")
             }
             guard let email = body.email, let password = body.password else {
                 throw GoTrueError.validationFailed("An email address and a password are required")
@@ -80,7 +80,7 @@ struct GoTrueController {
             return try await session(await service.refresh(body.refreshToken))
         case let other:
             throw GoTrueError(
-                .badRequest, "validation_failed",
+                .badRequest, .validationFailed,
                 "Unsupported grant type \(other.map { "'\($0)'" } ?? "(none)"); use password, refresh_token, id_token or pkce"
             )
         }

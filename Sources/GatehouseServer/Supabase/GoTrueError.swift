@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import Hummingbird
 
 /// An error in Supabase Auth's (GoTrue's) shape: `{"code": 400, "error_code": "…", "msg": "…"}`.
@@ -7,12 +8,12 @@ import Hummingbird
 /// error's `code`.
 struct GoTrueError: HTTPResponseError, Equatable {
     var status: HTTPResponse.Status
-    var errorCode: String
+    var errorCode: GoTrueErrorCode
     var message: String
     /// Seconds until a retry may succeed (429, 503), sent as `Retry-After`.
     var retryAfter: Int?
 
-    init(_ status: HTTPResponse.Status, _ errorCode: String, _ message: String, retryAfter: Int? = nil) {
+    init(_ status: HTTPResponse.Status, _ errorCode: GoTrueErrorCode, _ message: String, retryAfter: Int? = nil) {
         self.status = status
         self.errorCode = errorCode
         self.message = message
@@ -32,7 +33,7 @@ struct GoTrueError: HTTPResponseError, Equatable {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = try JSONBody.response(Body(code: status.code, errorCode: errorCode, msg: message), status: status)
+        var response = try JSONBody.response(Body(code: status.code, errorCode: errorCode.rawValue, msg: message), status: status)
         if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         return response
@@ -40,72 +41,72 @@ struct GoTrueError: HTTPResponseError, Equatable {
 }
 
 extension GoTrueError {
-    static let invalidCredentials = GoTrueError(.badRequest, "invalid_credentials", "Invalid login credentials")
-    static let noAuthorization = GoTrueError(.unauthorized, "no_authorization", "This endpoint requires a Bearer token")
-    static let invalidAPIKey = GoTrueError(.unauthorized, "invalid_api_key", "Invalid API key")
+    static let invalidCredentials = GoTrueError(.badRequest, .invalidCredentials, "Invalid login credentials")
+    static let noAuthorization = GoTrueError(.unauthorized, .noAuthorization, "This endpoint requires a Bearer token")
+    static let invalidAPIKey = GoTrueError(.unauthorized, .invalidAPIKey, "Invalid API key")
 
     static func validationFailed(_ message: String) -> GoTrueError {
-        GoTrueError(.badRequest, "validation_failed", message)
+        GoTrueError(.badRequest, .validationFailed, message)
     }
 
     /// GoTrue's counterpart of a domain error.
     init(_ error: GatehouseError) {
         switch error {
         case .invalidRequest(let message): self = .validationFailed(message)
-        case .payloadTooLarge(let limit): self.init(.contentTooLarge, "request_too_large", "The request body must be at most \(limit) bytes")
+        case .payloadTooLarge(let limit): self.init(.contentTooLarge, .requestTooLarge, "The request body must be at most \(limit) bytes")
         case .invalidCredentials: self = .invalidCredentials
-        case .accountLocked: self.init(.badRequest, "user_banned", "User is banned")
+        case .accountLocked: self.init(.badRequest, .userBanned, "User is banned")
         case .rateLimited(let seconds):
-            self.init(.tooManyRequests, "over_request_rate_limit", "Request rate limit reached", retryAfter: seconds)
+            self.init(.tooManyRequests, .overRequestRateLimit, "Request rate limit reached", retryAfter: seconds)
         case .resendTooSoon(let seconds):
             self.init(
-                .tooManyRequests, "over_sms_send_rate_limit",
+                .tooManyRequests, .overSMSSendRateLimit,
                 "For security purposes, you can only request this after \(seconds) seconds.", retryAfter: seconds
             )
         case .overloaded(let seconds):
-            self.init(.serviceUnavailable, "unexpected_failure", "The server is busy", retryAfter: seconds)
+            self.init(.serviceUnavailable, .unexpectedFailure, "The server is busy", retryAfter: seconds)
         case .unauthenticated: self = .noAuthorization
-        case .invalidToken(let message): self.init(.forbidden, "bad_jwt", "invalid JWT: \(message)")
-        case .sessionEnded: self.init(.forbidden, "session_not_found", "Session from session_id claim in JWT does not exist")
+        case .invalidToken(let message): self.init(.forbidden, .badJWT, "invalid JWT: \(message)")
+        case .sessionEnded: self.init(.forbidden, .sessionNotFound, "Session from session_id claim in JWT does not exist")
         case .refreshRejected(.invalidRefreshToken):
-            self.init(.badRequest, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
-        case .refreshRejected(.reused): self.init(.badRequest, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
-        case .refreshRejected(.sessionExpired): self.init(.badRequest, "session_expired", "Session Expired")
+            self.init(.badRequest, .refreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found")
+        case .refreshRejected(.reused): self.init(.badRequest, .refreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used")
+        case .refreshRejected(.sessionExpired): self.init(.badRequest, .sessionExpired, "Session Expired")
         case .refreshRejected(.sessionRevoked):
-            self.init(.badRequest, "session_not_found", "Invalid Refresh Token: Session Not Found")
-        case .refreshRejected(.accountLocked): self.init(.badRequest, "user_banned", "User is banned")
-        case .invalidPhone: self.init(.badRequest, "validation_failed", "Invalid phone number format (E.164 required)")
-        case .accountNotFound: self.init(.badRequest, "otp_disabled", "Signups not allowed for otp")
-        case .phoneTaken: self.init(.unprocessableContent, "phone_exists", "Phone number already registered by another user")
+            self.init(.badRequest, .sessionNotFound, "Invalid Refresh Token: Session Not Found")
+        case .refreshRejected(.accountLocked): self.init(.badRequest, .userBanned, "User is banned")
+        case .invalidPhone: self.init(.badRequest, .validationFailed, "Invalid phone number format (E.164 required)")
+        case .accountNotFound: self.init(.badRequest, .otpDisabled, "Signups not allowed for otp")
+        case .phoneTaken: self.init(.unprocessableContent, .phoneExists, "Phone number already registered by another user")
         case .codeRejected(.incorrect), .codeRejected(.expired):
-            self.init(.forbidden, "otp_expired", "Token has expired or is invalid")
+            self.init(.forbidden, .otpExpired, "Token has expired or is invalid")
         case .codeRejected(.exhausted):
-            self.init(.tooManyRequests, "over_request_rate_limit", "Too many incorrect codes. Request a new one.")
+            self.init(.tooManyRequests, .overRequestRateLimit, "Too many incorrect codes. Request a new one.")
         case .smsUnavailable(let seconds):
-            self.init(.internalServerError, "sms_send_failed", "Error sending sms OTP", retryAfter: seconds)
-        case .providerSignIn(.cancelled): self.init(.badRequest, "access_denied", "The user denied access")
-        case .providerSignIn(.providerUnavailable): self.init(.badGateway, "unexpected_failure", "Error contacting the OAuth provider")
-        case .providerSignIn(.invalidCode): self.init(.badRequest, "bad_oauth_callback", "Unable to exchange the OAuth code")
-        case .providerSignIn(.invalidToken(let reason)): self.init(.badRequest, "bad_jwt", "Unable to verify the ID token: \(reason)")
-        case .providerSignIn(.invalidFlow): self.init(.notFound, "flow_state_not_found", "Invalid flow state, no valid flow state found")
+            self.init(.internalServerError, .smsSendFailed, "Error sending sms OTP", retryAfter: seconds)
+        case .providerSignIn(.cancelled): self.init(.badRequest, .accessDenied, "The user denied access")
+        case .providerSignIn(.providerUnavailable): self.init(.badGateway, .unexpectedFailure, "Error contacting the OAuth provider")
+        case .providerSignIn(.invalidCode): self.init(.badRequest, .badOAuthCallback, "Unable to exchange the OAuth code")
+        case .providerSignIn(.invalidToken(let reason)): self.init(.badRequest, .badJWT, "Unable to verify the ID token: \(reason)")
+        case .providerSignIn(.invalidFlow): self.init(.notFound, .flowStateNotFound, "Invalid flow state, no valid flow state found")
         case .providerSignIn(.linkRequired):
-            self.init(.unprocessableContent, "email_exists", "A user with this email already exists; sign in and link the identity")
-        case .providerSignIn(.identityTaken): self.init(.unprocessableContent, "identity_already_exists", "Identity is already linked to another user")
-        case .providerSignIn(.notConfigured): self.init(.badRequest, "provider_disabled", "Unsupported provider: Provider is not enabled")
-        case .providerSignIn(.redirectNotAllowed): self.init(.badRequest, "validation_failed", "redirect_to is not allowed")
-        case .lastSignInMethod: self.init(.unprocessableContent, "single_identity_not_deletable", "User must have at least 1 identity after unlinking")
-        case .methodNotOffered(.email): self.init(.badRequest, "email_provider_disabled", "Email logins are disabled")
-        case .methodNotOffered(.phone): self.init(.badRequest, "phone_provider_disabled", "Phone logins are disabled")
-        case .methodNotOffered(.google): self.init(.badRequest, "provider_disabled", "Unsupported provider: Provider is not enabled")
+            self.init(.unprocessableContent, .emailExists, "A user with this email already exists; sign in and link the identity")
+        case .providerSignIn(.identityTaken): self.init(.unprocessableContent, .identityAlreadyExists, "Identity is already linked to another user")
+        case .providerSignIn(.notConfigured): self.init(.badRequest, .providerDisabled, "Unsupported provider: Provider is not enabled")
+        case .providerSignIn(.redirectNotAllowed): self.init(.badRequest, .validationFailed, "redirect_to is not allowed")
+        case .lastSignInMethod: self.init(.unprocessableContent, .singleIdentityNotDeletable, "User must have at least 1 identity after unlinking")
+        case .methodNotOffered(.email): self.init(.badRequest, .emailProviderDisabled, "Email logins are disabled")
+        case .methodNotOffered(.phone): self.init(.badRequest, .phoneProviderDisabled, "Phone logins are disabled")
+        case .methodNotOffered(.google): self.init(.badRequest, .providerDisabled, "Unsupported provider: Provider is not enabled")
         }
     }
 
     /// GoTrue's counterpart of an error that is not the domain's (routing, body size, the unexpected).
     init(_ error: APIError) {
-        let code = switch error.status {
-        case .notFound: "not_found"
-        case .badRequest, .contentTooLarge: "validation_failed"
-        default: error.status.code >= 500 ? "unexpected_failure" : "request_error"
+        let code: GoTrueErrorCode = switch error.status {
+        case .notFound: .notFound
+        case .badRequest, .contentTooLarge: .validationFailed
+        default: error.status.code >= 500 ? .unexpectedFailure : .requestError
         }
         self.init(error.status, code, error.message)
     }

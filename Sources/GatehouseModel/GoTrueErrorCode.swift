@@ -1,0 +1,69 @@
+/// The `error_code` of a Supabase Auth (GoTrue) error, as seed 003's API sends them: the subset
+/// Gatehouse speaks, shared by the server and the SDK's Supabase transport.
+public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// The code as it is sent.
+    public var description: String { rawValue }
+
+    case validationFailed = "validation_failed"
+    case requestTooLarge = "request_too_large"
+    case invalidCredentials = "invalid_credentials"
+    case userBanned = "user_banned"
+    case emailNotConfirmed = "email_not_confirmed"
+    case overRequestRateLimit = "over_request_rate_limit"
+    case overEmailSendRateLimit = "over_email_send_rate_limit"
+    case overSMSSendRateLimit = "over_sms_send_rate_limit"
+    case unexpectedFailure = "unexpected_failure"
+    case noAuthorization = "no_authorization"
+    case invalidAPIKey = "invalid_api_key"
+    case badJWT = "bad_jwt"
+    case sessionNotFound = "session_not_found"
+    case refreshTokenNotFound = "refresh_token_not_found"
+    case refreshTokenAlreadyUsed = "refresh_token_already_used"
+    case sessionExpired = "session_expired"
+    case otpDisabled = "otp_disabled"
+    case otpExpired = "otp_expired"
+    case phoneExists = "phone_exists"
+    case smsSendFailed = "sms_send_failed"
+    case accessDenied = "access_denied"
+    case badOAuthCallback = "bad_oauth_callback"
+    case flowStateNotFound = "flow_state_not_found"
+    case emailExists = "email_exists"
+    case identityAlreadyExists = "identity_already_exists"
+    case providerDisabled = "provider_disabled"
+    case emailProviderDisabled = "email_provider_disabled"
+    case phoneProviderDisabled = "phone_provider_disabled"
+    case singleIdentityNotDeletable = "single_identity_not_deletable"
+    case notFound = "not_found"
+    case requestError = "request_error"
+
+    /// Gatehouse's REST code for the same failure, or `nil` where there is none (GoTrue's
+    /// gateway and routing answers).
+    public var serverCode: ServerErrorCode? {
+        switch self {
+        case .validationFailed: .invalidRequest
+        case .invalidCredentials: .invalidCredentials
+        case .userBanned: .accountLocked
+        case .emailNotConfirmed: .emailNotVerified
+        case .overRequestRateLimit, .overEmailSendRateLimit: .rateLimited
+        case .overSMSSendRateLimit: .resendTooSoon
+        case .noAuthorization, .badJWT: .invalidToken
+        case .sessionNotFound: .sessionRevoked
+        case .refreshTokenNotFound: .invalidRefreshToken
+        case .refreshTokenAlreadyUsed: .refreshTokenReused
+        case .sessionExpired: .sessionExpired
+        case .otpDisabled: .accountNotFound
+        case .otpExpired: .codeExpired
+        case .phoneExists: .phoneTaken
+        case .smsSendFailed: .smsUnavailable
+        case .accessDenied: .providerCancelled
+        case .badOAuthCallback: .providerCodeRejected
+        case .flowStateNotFound: .invalidFlowState
+        case .emailExists: .linkRequired
+        case .identityAlreadyExists: .identityTaken
+        case .providerDisabled: .providerDisabled
+        case .emailProviderDisabled, .phoneProviderDisabled: .signInMethodNotOffered
+        case .singleIdentityNotDeletable: .lastSignInMethod
+        case .requestTooLarge, .unexpectedFailure, .invalidAPIKey, .notFound, .requestError: nil
+        }
+    }
+}

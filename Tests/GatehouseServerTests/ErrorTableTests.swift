@@ -1,0 +1,57 @@
+import Foundation
+import GatehouseModel
+@testable import GatehouseServer
+import GraphQL
+import LoginCore
+import Testing
+
+/// Issue 20's one vocabulary: every domain error renders, on GraphQL and Supabase Auth, to a code
+/// of the typed tables the SDK reads (`GraphQLErrorCode`, `GoTrueErrorCode`), and each table
+/// leads back to the REST code of the same error, so a client learns the same thing whichever
+/// backend it speaks.
+@Suite struct ErrorTableTests {
+    static let every: [GatehouseError] = ErrorVocabularyTests.every + ProviderErrorVocabularyTests.every.filter { $0 != .providerSignIn(.notConfigured) } + [
+        .payloadTooLarge(limit: 16_384), .resendTooSoon(retryAfter: 33), .invalidPhone, .accountNotFound, .phoneTaken,
+        .codeRejected(.incorrect(attemptsLeft: 3)), .codeRejected(.expired), .codeRejected(.exhausted), .smsUnavailable(retryAfter: 30),
+        .methodNotOffered(.email), .methodNotOffered(.phone), .methodNotOffered(.google),
+    ]
+
+    /// The REST code of an error, as the typed REST table names it.
+    static func rest(_ error: GatehouseError) -> ServerErrorCode { ServerErrorCode(rawValue: APIError(error).code) }
+
+    @Test func I20_everyGraphQLCodeIsInTheSharedTableAndLeadsToTheRESTCode() throws {
+        for error in Self.every {
+            let rendered = GraphQLFailure.make(error, messages: MessageCatalogue())
+            guard case .string(let raw)? = rendered.extensions["code"] else { Issue.record("no code for \(error)"); continue }
+            let code = try #require(GraphQLErrorCode(rawValue: raw), "\(raw) is not in GraphQLErrorCode")
+            switch error {
+            case .invalidRequest, .payloadTooLarge: #expect(code.serverCode == ServerErrorCode.invalidRequest)
+            case .unauthenticated, .invalidToken, .sessionEnded: #expect(code == .unauthenticated)
+            default: #expect(code.serverCode == Self.rest(error), "\(error): GraphQL \(raw), REST \(Self.rest(error))")
+            }
+        }
+    }
+
+    @Test func I20_everyGoTrueCodeIsInTheSharedTableAndLeadsToTheRESTCode() {
+        for error in Self.every {
+            let code = GoTrueError(error).errorCode
+            switch error {
+            // GoTrue has one code for every bad token and every ended session, and reports an
+            // exhausted code as a rate limit: its own vocabulary, kept as Supabase clients expect.
+            case .unauthenticated, .invalidToken, .sessionEnded, .overloaded, .payloadTooLarge, .codeRejected, .refreshRejected(.accountLocked):
+                continue
+            // Where GoTrue's vocabulary is coarser than REST's, the table says so exactly.
+            case .providerSignIn(.providerUnavailable):
+                #expect(code == .unexpectedFailure && code.serverCode == nil, "a 502 the SDK reads as the provider failing")
+            case .providerSignIn(.invalidToken):
+                #expect(code == .badJWT, "bad_jwt: a refused ID token on a sign-in, read by context")
+            case .invalidRequest, .invalidPhone, .providerSignIn(.redirectNotAllowed):
+                #expect(code == .validationFailed && code.serverCode == .invalidRequest)
+            case .methodNotOffered(.google):
+                #expect(code == .providerDisabled && code.serverCode == .providerDisabled)
+            default:
+                #expect(code.serverCode == Self.rest(error), "\(error): GoTrue \(code), REST \(Self.rest(error))")
+            }
+        }
+    }
+}
