@@ -55,3 +55,28 @@ import Testing
         }
     }
 }
+
+/// Typed limit keys keep the stored counter names of earlier releases, so counters running
+/// through an upgrade carry on, and no two kinds of counter can share a row.
+@Suite struct LimitKeyTests {
+    @Test func I20_storageKeysAreTheEarlierNamesAndAllDistinct() {
+        let keys: [LimitKey] = [
+            .signInAddress("203.0.113.1"), .failureStreak(account: "ref", device: "dev", address: "203.0.113.1"),
+            .failureStreak(account: "ref", device: nil, address: "203.0.113.1"), .accountFailures(account: "ref"),
+            .phoneAddress("203.0.113.1"), .phoneSends(phone: "ref"), .phoneDay(phone: "ref"), .smsBudget,
+            .providerStarts("203.0.113.1"), .spentIDToken("hash"),
+        ]
+        #expect(keys.map(\.storageKey) == [
+            "addr:203.0.113.1", "fail:ref:dev:dev", "fail:ref:ip:203.0.113.1", "acct:ref", "phone-address:203.0.113.1",
+            "phone-sends:ref", "phone-day:ref", "sms-global", "oidcstart:203.0.113.1", "idtoken-used:hash",
+        ])
+        #expect(Set(keys.map(\.storageKey)).count == keys.count)
+    }
+
+    @Test func I20_aCounterPastItsMaximumRefusesWithTheWaitUntilItsWindowEnds() {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let counter = ThrottleCounter(windowStart: start, count: 4, lastHit: start.addingTimeInterval(10))
+        #expect(counter.wait(window: 900, now: start.addingTimeInterval(10.2)) == 890)
+        #expect(counter.wait(window: 900, now: start.addingTimeInterval(950)) == 1, "never less than a second")
+    }
+}

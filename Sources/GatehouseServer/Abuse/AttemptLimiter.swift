@@ -22,8 +22,8 @@ struct AttemptLimiter: Sendable {
         /// Whether this source had a failure streak when the attempt was admitted.
         var hadStreak = false
 
-        var streakKey: String { "fail:\(account):" + (device.map { "dev:\($0)" } ?? "ip:\(client.address)") }
-        var accountKey: String { "acct:\(account)" }
+        var streakKey: String { LimitKey.failureStreak(account: account, device: device, address: client.address).storageKey }
+        var accountKey: String { LimitKey.accountFailures(account: account).storageKey }
     }
 
     /// Counts an attempt and refuses it when any limit is reached.
@@ -35,7 +35,7 @@ struct AttemptLimiter: Sendable {
         let account = keys.reference(for: identifier)
         var attempt = Attempt(account: account, client: client, device: keys.device(in: client.deviceToken, for: account, now: now))
         var waits: [(String, TimeInterval)] = []
-        let address = try await throttles.hit("addr:\(client.address)", window: policy.addressWindow, at: now)
+        let address = try await throttles.hit(.signInAddress(client.address), window: policy.addressWindow, at: now)
         if address.count > policy.addressLimit {
             waits.append(("address_limit", address.windowStart.addingTimeInterval(policy.addressWindow).timeIntervalSince(now)))
         }

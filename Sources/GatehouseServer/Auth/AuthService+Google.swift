@@ -25,11 +25,7 @@ extension AuthService {
         try checkFlowRequest(purpose: purpose, returnTo: returnTo, clientState: clientState, codeChallenge: codeChallenge, google)
         // Counted before anything is fetched or stored, so a flood of starts stores nothing.
         let policy = configuration.abuse
-        let starts = try await limiter.throttles.hit("oidcstart:\(client.address)", window: policy.addressWindow, at: now)
-        if starts.count > policy.addressLimit {
-            let wait = starts.windowStart.addingTimeInterval(policy.addressWindow).timeIntervalSince(now)
-            throw GatehouseError.rateLimited(retryAfter: max(1, Int(wait.rounded(.up))))
-        }
+        try await limiter.throttles.admit(.providerStarts(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
         let endpoint = try await providerCall { try await google.client.metadata(now: now).authorizationEndpoint }
         let state = RefreshToken.generate(prefix: "")
         let binding = RefreshToken.generate(prefix: "")
@@ -133,7 +129,7 @@ extension AuthService {
     private func spend(_ identity: ExternalIdentity, token: String) async throws {
         let window = min(identity.usableUntil.timeIntervalSince(now), 24 * 3600)
         guard window > 0 else { return }
-        let used = try await limiter.throttles.hit("idtoken-used:\(RefreshToken.hash(token))", window: window + 1, at: now)
+        let used = try await limiter.throttles.hit(.spentIDToken(RefreshToken.hash(token)), window: window + 1, at: now)
         guard used.count == 1 else {
             logger.notice("ID token refused", metadata: ["reason": "replayed"])
             throw GatehouseError.providerSignIn(.invalidToken("token already used"))

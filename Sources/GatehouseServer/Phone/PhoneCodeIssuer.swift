@@ -38,14 +38,14 @@ struct PhoneCodeIssuer: Sendable {
 
     /// The per-address, resend and per-phone limits, in that order; each refusal says how long to wait.
     func admitSend(to phone: String, from client: ClientInfo, now: Date) async throws {
-        try await limit("phone-address:\(client.address)", policy.requestsPerAddress, per: policy.addressWindow, now: now)
+        try await throttles.admit(.phoneAddress(client.address), maximum: policy.requestsPerAddress, per: TimeInterval(policy.addressWindow), at: now)
         if let current = try await codes.phoneCode(phone: phone), current.consumedAt == nil {
             let wait = current.createdAt.addingTimeInterval(TimeInterval(policy.resendAfter)).timeIntervalSince(now)
             if wait > 0 { throw GatehouseError.resendTooSoon(retryAfter: Int(wait.rounded(.up))) }
         }
         let reference = references.reference(for: "phone:\(phone)")
-        try await limit("phone-sends:\(reference)", policy.sendsPerPhone, per: policy.phoneWindow, now: now)
-        try await limit("phone-day:\(reference)", policy.sendsPerPhonePerDay, per: 24 * 3600, now: now)
+        try await throttles.admit(.phoneSends(phone: reference), maximum: policy.sendsPerPhone, per: TimeInterval(policy.phoneWindow), at: now)
+        try await throttles.admit(.phoneDay(phone: reference), maximum: policy.sendsPerPhonePerDay, per: 24 * 3600, at: now)
     }
 
     /// Stores a new code for `phone` (replacing its old one) and, when `deliver`, sends it.
@@ -84,10 +84,10 @@ struct PhoneCodeIssuer: Sendable {
 
     /// Counts one SMS against the hourly budget; past it, 503 with the wait.
     private func spendBudget(now: Date) async throws {
-        let budget = try await throttles.hit("sms-global", window: 3600, at: now)
+        let budget = try await throttles.hit(.smsBudget, window: 3600, at: now)
         if budget.count > policy.smsPerHour {
             logger.warning("SMS budget for this hour is spent", metadata: ["sms.budget": "\(policy.smsPerHour)"])
-            throw GatehouseError.smsUnavailable(retryAfter: Self.wait(until: budget.windowStart, window: 3600, now: now))
+            throw GatehouseError.smsUnavailable(retryAfter: budget.wait(window: 3600, now: now))
         }
     }
 
@@ -125,16 +125,6 @@ struct PhoneCodeIssuer: Sendable {
         throw GatehouseError.codeRejected(left > 0 ? .incorrect(attemptsLeft: left) : .exhausted)
     }
 
-    /// Counts one event on `key`; over `maximum` in the window, refuses with the wait.
-    private func limit(_ key: String, _ maximum: Int, per window: Int, now: Date) async throws {
-        let counter = try await throttles.hit(key, window: TimeInterval(window), at: now)
-        guard counter.count > maximum else { return }
-        throw GatehouseError.rateLimited(retryAfter: Self.wait(until: counter.windowStart, window: window, now: now))
-    }
-
-    private static func wait(until start: Date, window: Int, now: Date) -> Int {
-        max(1, Int(start.addingTimeInterval(TimeInterval(window)).timeIntervalSince(now).rounded(.up)))
-    }
 
     func mac(id: String, code: String) -> String {
         HMAC<SHA256>.authenticationCode(for: Data("\(id):\(code)".utf8), using: key).hexEncoded
