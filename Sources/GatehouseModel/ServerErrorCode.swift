@@ -60,6 +60,8 @@ extension ServerErrorCode {
     public static let redirectNotAllowed: Self = "redirect_not_allowed"
     /// Removing this way in would leave the account with none.
     public static let lastSignInMethod: Self = "last_sign_in_method"
+    /// A web form whose CSRF token does not match its cookie: reload the page (403).
+    public static let csrf: Self = "csrf"
     /// The app does not offer this way in (email, phone or Google).
     public static let signInMethodNotOffered: Self = "sign_in_method_not_offered"
 }

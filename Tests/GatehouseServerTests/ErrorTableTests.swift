@@ -13,7 +13,7 @@ import Testing
     static let every: [GatehouseError] = ErrorVocabularyTests.every + ProviderErrorVocabularyTests.every.filter { $0 != .providerSignIn(.notConfigured) } + [
         .payloadTooLarge(limit: 16_384), .resendTooSoon(retryAfter: 33), .invalidPhone, .accountNotFound, .phoneTaken,
         .codeRejected(.incorrect(attemptsLeft: 3)), .codeRejected(.expired), .codeRejected(.exhausted), .smsUnavailable(retryAfter: 30),
-        .methodNotOffered(.email), .methodNotOffered(.phone), .methodNotOffered(.google),
+        .methodNotOffered(.email), .methodNotOffered(.phone), .methodNotOffered(.google), .formExpired,
     ]
 
     /// The REST code of an error, as the typed REST table names it.
@@ -27,6 +27,7 @@ import Testing
             switch error {
             case .invalidRequest, .payloadTooLarge: #expect(code.serverCode == ServerErrorCode.invalidRequest)
             case .unauthenticated, .invalidToken, .sessionEnded: #expect(code == .unauthenticated)
+            case .formExpired: #expect(code == .badUserInput, "a web form's error, never a GraphQL one")
             default: #expect(code.serverCode == Self.rest(error), "\(error): GraphQL \(raw), REST \(Self.rest(error))")
             }
         }
@@ -38,7 +39,8 @@ import Testing
             switch error {
             // GoTrue has one code for every bad token and every ended session, and reports an
             // exhausted code as a rate limit: its own vocabulary, kept as Supabase clients expect.
-            case .unauthenticated, .invalidToken, .sessionEnded, .overloaded, .payloadTooLarge, .codeRejected, .refreshRejected(.accountLocked):
+            case .unauthenticated, .invalidToken, .sessionEnded, .overloaded, .payloadTooLarge, .codeRejected, .refreshRejected(.accountLocked),
+                 .formExpired:
                 continue
             // Where GoTrue's vocabulary is coarser than REST's, the table says so exactly.
             case .providerSignIn(.providerUnavailable):

@@ -127,6 +127,8 @@ extension APIError {
                 .conflict, code: ServerErrorCode.lastSignInMethod.rawValue,
                 message: "This is the account's last way to sign in; add another before removing it."
             )
+        case .formExpired:
+            self.init(.forbidden, code: ServerErrorCode.csrf.rawValue, message: "The form expired; reload the page and try again")
         case .methodNotOffered(let method):
             self.init(
                 .forbidden, code: ServerErrorCode.signInMethodNotOffered.rawValue,

@@ -44,6 +44,8 @@ public enum GatehouseError: Error, Equatable, Sendable {
     case providerSignIn(ProviderFailure)
     /// Removing this way in would leave the account with none.
     case lastSignInMethod
+    /// A web form whose CSRF token does not match its cookie (an old page, or another site's form).
+    case formExpired
     /// The app does not offer this way in (its `signIn.methods`); the same refusal on every surface.
     case methodNotOffered(SignInMethods.Method)
 }

@@ -41,6 +41,7 @@ enum GraphQLFailure {
         case .sessionEnded: (.unauthenticated, "The session has ended", nil)
         case .refreshRejected(let failure): (code(failure), failure.message, nil)
         case .methodNotOffered: (.signInMethodNotOffered, rest.message, nil)
+        case .formExpired: (.badUserInput, rest.message, nil)
         case .invalidPhone: (.invalidPhone, rest.message, nil)
         case .accountNotFound: (.accountNotFound, rest.message, nil)
         case .phoneTaken: (.phoneTaken, rest.message, nil)

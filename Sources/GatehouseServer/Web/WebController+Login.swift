@@ -6,11 +6,8 @@ extension WebController {
     /// `POST /login`: validates with LoginCore, signs in, and answers with a page or, for the
     /// script (`Accept: application/json`), with JSON.
     @Sendable func submitLogin(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let wantsJSON = request.headers[.accept]?.contains("application/json") == true
+        let wantsJSON = request.wantsJSON
         let fields = try await FormBody.fields(request, context: context)
-        guard WebCookies.csrfMatches(request, formToken: fields["csrf"]) else {
-            throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
-        }
         var state = form.initialState()
         _ = form.send(.emailChanged(fields["email"] ?? ""), to: &state)
         _ = form.send(.passwordChanged(fields["password"] ?? ""), to: &state)
@@ -76,7 +73,7 @@ extension WebController {
         case .providerSignIn(.invalidCode), .providerSignIn(.invalidToken), .providerSignIn(.invalidFlow),
              .providerSignIn(.identityTaken), .providerSignIn(.redirectNotAllowed): .providerCodeRejected
         case .providerSignIn(.linkRequired), .lastSignInMethod: .providerLinkRequired
-        case .methodNotOffered: .serverError(status: 403)
+        case .methodNotOffered, .formExpired: .serverError(status: 403)
         }
     }
 }

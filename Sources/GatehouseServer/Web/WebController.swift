@@ -38,7 +38,7 @@ struct WebController {
     }
 
     func addRoutes(to router: Router<GatehouseRequestContext>) {
-        let pages = router.group().add(middleware: WebSessionAuthenticator(service: service))
+        let pages = router.group().add(middleware: WebSessionAuthenticator(service: service)).add(middleware: CSRFMiddleware())
         pages.get("/") { _, context in
             Response.redirect(to: context.identity != nil ? "/home" : "/login", type: .normal)
         }
@@ -93,9 +93,6 @@ struct WebController {
 
     @Sendable func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let fields = try await FormBody.fields(request, context: context)
-        guard WebCookies.csrfMatches(request, formToken: fields["csrf"]) else {
-            throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
-        }
         if let principal = context.identity {
             try await service.logout(principal, scope: .local)
         }

@@ -33,11 +33,8 @@ extension WebController {
     }
 
     @Sendable func submitCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let wantsJSON = request.headers[.accept]?.contains("application/json") == true
+        let wantsJSON = request.wantsJSON
         let fields = try await FormBody.fields(request, context: context)
-        guard WebCookies.csrfMatches(request, formToken: fields["csrf"]) else {
-            throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
-        }
         let csrf = fields["csrf"] ?? WebCookies.newToken()
         guard let current = try await currentCode(request) else {
             return try codeGone(json: wantsJSON)
@@ -65,11 +62,8 @@ extension WebController {
     }
 
     @Sendable func resendCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let wantsJSON = request.headers[.accept]?.contains("application/json") == true
+        let wantsJSON = request.wantsJSON
         let fields = try await FormBody.fields(request, context: context)
-        guard WebCookies.csrfMatches(request, formToken: fields["csrf"]) else {
-            throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
-        }
         guard let current = try await currentCode(request) else { return try codeGone(json: wantsJSON) }
         do {
             let sent = try await service.resendPhoneCode(verificationID: current.sent.verificationID, from: context.client)

@@ -38,11 +38,8 @@ extension WebController {
     }
 
     func submitPhone(_ request: Request, context: GatehouseRequestContext, mode: PhoneSignInState.Mode) async throws -> Response {
-        let wantsJSON = request.headers[.accept]?.contains("application/json") == true
+        let wantsJSON = request.wantsJSON
         let fields = try await FormBody.fields(request, context: context)
-        guard WebCookies.csrfMatches(request, formToken: fields["csrf"]) else {
-            throw APIError(.forbidden, code: "csrf", message: "The form expired; reload the page and try again")
-        }
         var state = phoneForm.initialState(mode: mode)
         _ = phoneForm.send(.countriesLoaded(phoneCountries, preferred: fields["country"]), to: &state)
         if mode == .register { _ = phoneForm.send(.nameChanged(String((fields["name"] ?? "").prefix(200))), to: &state) }
