@@ -24,6 +24,16 @@ enum JSONBody {
         }
     }
 
+    /// The whole body, kept on the request for whoever reads it next (a middleware before its
+    /// handler), refused as ``collect(_:context:)`` refuses.
+    static func collectKeeping(_ request: inout Request, context: some RequestContext) async throws -> ByteBuffer {
+        do {
+            return try await request.collectBody(upTo: context.maxUploadSize)
+        } catch {
+            throw bodyError(error, limit: context.maxUploadSize)
+        }
+    }
+
     /// The domain error for a body that could not be read: too large (413) or malformed, such
     /// as a broken chunked encoding (400, the client's fault, never logged as an error).
     static func bodyError(_ error: any Error, limit: Int) -> any Error {
@@ -52,12 +62,7 @@ enum JSONBody {
     /// Like ``decode(_:from:context:)``, but an empty body is `nil` rather than an error.
     static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T? {
         var request = request
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.collectBody(upTo: context.maxUploadSize)
-        } catch {
-            throw Self.bodyError(error, limit: context.maxUploadSize)
-        }
+        let buffer = try await collectKeeping(&request, context: context)
         guard buffer.readableBytes > 0 else { return nil }
         return try await decode(type, from: request, context: context)
     }

@@ -17,12 +17,7 @@ struct CSRFMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post else { return try await next(request, context) }
         var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: context.maxUploadSize)
-        } catch {
-            throw JSONBody.bodyError(error, limit: context.maxUploadSize)
-        }
+        let body = try await JSONBody.collectKeeping(&request, context: context)
         let token = (try? URLEncodedFormDecoder().decode(Token.self, from: String(buffer: body)))?.csrf
         guard WebCookies.csrfMatches(request, formToken: token) else { throw GatehouseError.formExpired }
         return try await next(request, context)
