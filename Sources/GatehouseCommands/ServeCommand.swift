@@ -145,6 +145,10 @@ public struct ServeCommand: AsyncParsableCommand {
         let outbox = smsOutbox ?? (demo && configuration.phone.enabled && smsGateway.delivery == nil ? Self.demoOutbox : nil)
         if let outbox { configuration.sms = .outbox(path: outbox) }
         if let gateway = smsGateway.delivery(appName: configuration.phone.appName) { configuration.sms = gateway }
+        // A silent check sends after the answer, so a missing sender would fail where no one sees it.
+        if configuration.phone.enabled, configuration.phone.silentAccountCheck, configuration.sms == .none {
+            throw ValidationError("--silent-account-check needs an SMS sender (--sms-webhook, --sms-kannel or --sms-outbox)")
+        }
         if demo, configuration.phone.enabled { try await ensureDemoPhoneAccount() }
         if let anonKey { configuration.supabaseAnonKey = anonKey }
         let demo = demo

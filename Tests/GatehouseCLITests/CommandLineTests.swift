@@ -36,6 +36,14 @@ import Testing
         #expect(result.stderr.contains("{time}") && result.stderr.contains("rateLimited"), "names the placeholder: \(result.stderr)")
     }
 
+    @Test func H21_aSilentAccountCheckWithoutAnSMSSenderIsRefusedAtStart() async throws {
+        let urbanNest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/004-urbannest/gatehouse.json").path
+        let result = try await CLIProcess.run(["serve", "--port", "0", "--config", urbanNest, "--silent-account-check"], in: try CLIProcess.temporaryDirectory())
+        #expect(result.status != 0)
+        #expect(result.stderr == "gatehouse: --silent-account-check needs an SMS sender (--sms-webhook, --sms-kannel or --sms-outbox)\n")
+    }
+
     @Test func promptWithoutTerminalAsksForPasswordStdin() async throws {
         let result = try await CLIProcess.run(["users", "create", "--email", "a@b.co", "--name", "A"], in: try CLIProcess.temporaryDirectory())
         #expect(result.status != 0)
