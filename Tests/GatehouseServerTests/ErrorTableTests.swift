@@ -82,3 +82,24 @@ import Testing
         #expect(counter.wait(window: 900, now: start.addingTimeInterval(950)) == 1, "never less than a second")
     }
 }
+
+/// The `?google=` landing is typed at both ends: every refused provider sign-in lands on a value
+/// the page knows, and every value the page knows leads to the button's outcome (or Home's notice).
+@Suite struct ProviderLandingTests {
+    @Test func I20_everyRefusalLandsOnAValueThePageTurnsBackIntoItsOutcome() {
+        let expected: [(GatehouseError, ProviderLanding)] = [
+            (.providerSignIn(.cancelled), .cancelled), (.providerSignIn(.linkRequired), .linkRequired),
+            (.providerSignIn(.invalidCode), .rejected), (.providerSignIn(.invalidFlow), .rejected),
+            (.providerSignIn(.invalidToken("nonce mismatch")), .rejected), (.providerSignIn(.providerUnavailable), .failed),
+            (.rateLimited(retryAfter: 9), .rateLimited), (.accountLocked, .locked), (.lastSignInMethod, .lastMethod),
+            (.methodNotOffered(.google), .failed),
+        ]
+        for (error, landing) in expected {
+            #expect(ProviderLanding(error) == landing, "\(error)")
+            #expect(ProviderLanding(rawValue: landing.rawValue) == landing, "its URL value reads back")
+        }
+        #expect(ProviderLanding.allCases.filter { $0.outcome == nil } == [.lastMethod], "only Home's notice is no button outcome")
+        #expect(ProviderLanding.rejected.url("/login") == "/login?google=rejected")
+        #expect(ProviderLanding(rawValue: "<script>") == nil, "a hand-typed value shows nothing")
+    }
+}

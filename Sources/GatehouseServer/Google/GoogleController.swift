@@ -43,7 +43,7 @@ struct GoogleController {
             } catch let error as GatehouseError where error != .providerSignIn(.redirectNotAllowed) {
                 // The login page says what went wrong, in the app's words; a refused return_to
                 // is the caller's error (400), and no flow was started.
-                return landing("/login?google=\(Self.outcome(error))")
+                return landing(ProviderLanding(error).url("/login"))
             }
         }
         return Self.redirect(to: started)
@@ -76,9 +76,9 @@ struct GoogleController {
             admitted = try await service.admit(grant, from: context.client)
         } catch let error as GatehouseError {
             // Where the flow began is unknown once its state is refused: the login page says it.
-            return landing("/login?google=\(Self.outcome(error))")
+            return landing(ProviderLanding(error).url("/login"))
         }
-        guard let flow = admitted.flow else { return landing("/login?google=failed") }
+        guard let flow = admitted.flow else { return landing(ProviderLanding.failed.url("/login")) }
         switch flow.purpose {
         case .app:
             return landing(try await service.returnToApp(admitted), external: true)
@@ -97,16 +97,17 @@ struct GoogleController {
     }
 
     private func abandoned(state: String, binding: String?, providerError: String) async throws -> Response {
-        let outcome = providerError == "access_denied" ? "cancelled" : "failed"
+        // OAuth's own error code from the provider (RFC 6749 §4.1.2.1): a person's denial is no failure.
+        let outcome: ProviderLanding = providerError == "access_denied" ? .cancelled : .failed
         guard let flow = try? await service.abandonGoogleFlow(state: state, binding: binding) else {
-            return landing("/login?google=\(outcome)")
+            return landing(outcome.url("/login"))
         }
         switch flow.purpose {
         case .app:
             let target = flow.returnTo ?? "/"
             return landing(AuthService.appending(["error": providerError == "access_denied" ? "access_denied" : "server_error", "state": flow.clientState], to: target), external: true)
-        case .link: return landing("/home?google=\(outcome)")
-        case .web: return landing("/login?google=\(outcome)")
+        case .link: return landing(outcome.url("/home"))
+        case .web: return landing(outcome.url("/login"))
         }
     }
 
@@ -128,18 +129,6 @@ struct GoogleController {
         response.headers[.cacheControl] = "no-store"
         response.setCookie(Cookie(name: Self.flowCookie, value: "", maxAge: 0, path: "/", secure: true, httpOnly: true, sameSite: .lax))
         return response
-    }
-
-    /// The login page's `?google=` value for a refused callback.
-    static func outcome(_ error: GatehouseError) -> String {
-        switch error {
-        case .providerSignIn(.cancelled): "cancelled"
-        case .providerSignIn(.linkRequired): "link_required"
-        case .providerSignIn(.invalidCode), .providerSignIn(.invalidToken), .providerSignIn(.invalidFlow): "rejected"
-        case .rateLimited, .resendTooSoon: "rate_limited"
-        case .accountLocked: "locked"
-        default: "failed"
-        }
     }
 
     /// Seed 002's `POST /auth/google`: a code the app got from Google, exchanged by the server.

@@ -22,19 +22,15 @@ extension WebController {
         pages.post("/home/google/unlink", use: unlinkGoogle)
     }
 
+    /// Where the provider (or Home's unlink) sent the browser back to, if the page was told.
+    static func landing(_ request: Request) -> ProviderLanding? {
+        request.uri.queryParameters["google"].flatMap { ProviderLanding(rawValue: String($0)) }
+    }
+
     /// The button's state after the provider sent the browser back (`?google=` on the page).
     func providerState(_ request: Request) -> ProviderButtonState {
         var state = ProviderButtonState()
-        let outcome: ProviderOutcome? = switch request.uri.queryParameters["google"].map(String.init) {
-        case "cancelled": .cancelled
-        case "failed": .failed(.providerFailed)
-        case "rejected": .failed(.providerCodeRejected)
-        case "link_required": .failed(.providerLinkRequired)
-        case "rate_limited": .failed(.rateLimited(retryAfter: nil))
-        case "locked": .failed(.accountLocked)
-        default: nil
-        }
-        if let outcome { _ = providerButton.send(.finished(outcome), to: &state) }
+        if let outcome = Self.landing(request)?.outcome { _ = providerButton.send(.finished(outcome), to: &state) }
         return state
     }
 
@@ -54,7 +50,7 @@ extension WebController {
         let linked = try await service.users.identities(userID: user.id).contains { $0.provider == .google }
         var context = providerContext(providerState(request))
         let m = configuration.messages
-        if request.uri.queryParameters["google"] == "last_method" {
+        if Self.landing(request) == .lastMethod {
             context["googleError"] = m.text(.lastSignInMethod)
             context["hasGoogleError"] = true
         }
@@ -107,7 +103,7 @@ extension WebController {
         do {
             try await service.unlink(.google, from: user.id)
         } catch GatehouseError.lastSignInMethod {
-            return Response.redirect(to: "/home?google=last_method", type: .normal)
+            return Response.redirect(to: ProviderLanding.lastMethod.url("/home"), type: .normal)
         }
         return Response.redirect(to: "/home?unlinked=google", type: .normal)
     }
