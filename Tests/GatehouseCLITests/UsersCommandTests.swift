@@ -61,3 +61,27 @@ import Testing
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 }
+
+/// Issue 20: administration acts on an account by its id; the CLI names it by email, phone or id.
+@Suite struct AccountSelectorCommandTests {
+    @Test func I20_anAccountCanBeNamedByPhoneOrIdAndExactlyOneWay() async throws {
+        let directory = try CLIProcess.temporaryDirectory()
+        func run(_ arguments: [String]) async throws -> CLIProcess.Result {
+            try await CLIProcess.run(["users"] + arguments + ["--database", "accounts.sqlite"], in: directory)
+        }
+        let created = try await run(["create", "--phone", "+919876543210", "--name", "Asha Rao"])
+        let id = try #require(created.stdout.split(separator: "(").last?.split(separator: ")").first.map(String.init))
+        #expect(try await run(["lock", "--phone", "98765 43210", "--country", "IN"]).stdout == "Locked 98765 43210\n")
+        #expect(try await run(["list"]).stdout.contains("+919876543210\tAsha Rao\tlocked\t"))
+        #expect(try await run(["unlock", "--id", id]).stdout == "Unlocked \(id)\n")
+        #expect(try await run(["list"]).stdout.contains("+919876543210\tAsha Rao\tactive\t"))
+        let unknownID = try await run(["delete", "--id", "no-such-id"])
+        #expect(unknownID.status != 0 && unknownID.stderr == "gatehouse: No account has the id no-such-id\n")
+        let unknownPhone = try await run(["lock", "--phone", "+919123456789"])
+        #expect(unknownPhone.status != 0 && unknownPhone.stderr == "gatehouse: No account has the phone +919123456789\n")
+        let both = try await run(["lock", "--phone", "+919876543210", "--id", id])
+        #expect(both.status != 0 && both.stderr == "gatehouse: give exactly one of --email, --phone and --id\n")
+        #expect(try await run(["delete", "--id", id]).stdout == "Deleted \(id)\n")
+        #expect(try await run(["list"]).stdout == "EMAIL\tPHONE\tNAME\tSTATUS\tCREATED\n")
+    }
+}

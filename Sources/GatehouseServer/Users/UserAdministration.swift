@@ -95,27 +95,62 @@ public struct UserAdministration: Sendable {
         try await users.allUsers()
     }
 
+    /// The account an operator names, by its id, its email or its phone.
+    public func account(_ selector: AccountSelector) async throws -> UserRecord {
+        switch selector {
+        case .email(let email):
+            return try await find(email)
+        case .id(let id):
+            guard let user = try await users.user(id: id) else { throw AdministrationError.noSuchAccount("the id \(id)") }
+            return user
+        case .phone(let phone, let region):
+            guard let number = PhoneNumber.parse(phone, region: region), number.isValid else {
+                throw AdministrationError.invalidPhone(phone)
+            }
+            guard let user = try await users.user(provider: .phone, subject: number.e164) else {
+                throw AdministrationError.noSuchAccount("the phone \(number.e164)")
+            }
+            return user
+        }
+    }
+
     /// Locks or unlocks an account; locking also ends its sessions.
-    public func setLocked(_ locked: Bool, email: String) async throws {
-        var user = try await find(email)
+    public func setLocked(_ locked: Bool, userID: String) async throws {
+        var user = try await account(.id(userID))
         user.lockedAt = locked ? (user.lockedAt ?? clock()) : nil
         try await users.updateUser(user)
         if locked { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: clock(), reason: .accountLocked) }
     }
 
     /// Replaces a password and ends every session signed in with the old one (seed 001 edge case).
-    public func setPassword(_ password: String, email: String) async throws {
+    public func setPassword(_ password: String, userID: String) async throws {
         try check(password)
-        let user = try await find(email)
+        let user = try await account(.id(userID))
         let changedAt = clock()
         try await users.setPassword(userID: user.id, hash: try await hasher.hash(password), at: changedAt)
         _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: changedAt, reason: .passwordChanged)
     }
 
     /// Removes an account and its sessions.
-    public func delete(email: String) async throws {
-        let user = try await find(email)
+    public func delete(userID: String) async throws {
+        let user = try await account(.id(userID))
         _ = try await users.deleteUser(id: user.id)
+    }
+
+    /// ``setLocked(_:userID:)`` for the account with this email.
+    public func setLocked(_ locked: Bool, email: String) async throws {
+        try await setLocked(locked, userID: try await find(email).id)
+    }
+
+    /// ``setPassword(_:userID:)`` for the account with this email.
+    public func setPassword(_ password: String, email: String) async throws {
+        try check(password)
+        try await setPassword(password, userID: try await find(email).id)
+    }
+
+    /// ``delete(userID:)`` for the account with this email.
+    public func delete(email: String) async throws {
+        try await delete(userID: try await find(email).id)
     }
 
     private func find(_ email: String) async throws -> UserRecord {
@@ -132,6 +167,14 @@ public struct UserAdministration: Sendable {
     }
 }
 
+/// How an operator names an account: its id, its email, or its phone (a full `+…` number, or a
+/// national one dialled in `region`).
+public enum AccountSelector: Sendable, Equatable {
+    case id(String)
+    case email(String)
+    case phone(String, region: String)
+}
+
 /// An account operation that cannot be done, with a one-line explanation.
 public enum AdministrationError: Error, Equatable, CustomStringConvertible {
     case invalidEmail(String)
@@ -139,6 +182,8 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible {
     case invalidName(String)
     case emailTaken(String)
     case noSuchUser(String)
+    /// No account matches; the text names what was looked for ("the id …", "the phone …").
+    case noSuchAccount(String)
     case invalidPhone(String)
     case phoneTaken(String)
 
@@ -147,6 +192,7 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible {
         case .invalidEmail(let message), .invalidPassword(let message), .invalidName(let message): message
         case .emailTaken(let email): "An account with the email \(email) already exists"
         case .noSuchUser(let email): "No account has the email \(email)"
+        case .noSuchAccount(let subject): "No account has \(subject)"
         case .invalidPhone(let phone): "\(phone) is not a valid phone number"
         case .phoneTaken(let phone): "An account with the phone \(phone) already exists"
         }

@@ -14,10 +14,31 @@ extension Gatehouse {
     }
 }
 
-/// The `--email` option that names an existing account.
+/// The options that name an existing account: exactly one of `--email`, `--phone` (with
+/// `--country` for a national number) and `--id`.
 struct AccountOptions: ParsableArguments {
     @Option(help: "The account's email.")
-    var email: String
+    var email: String?
+    @Option(help: "The account's mobile number: +919876543210, or national with --country.")
+    var phone: String?
+    @Option(help: "The region a national --phone is dialled in (ISO 3166, e.g. IN).")
+    var country: String?
+    @Option(help: "The account's id, as `users create` prints it and the API shows it.")
+    var id: String?
+
+    func validate() throws {
+        if [email, phone, id].compactMap({ $0 }).count != 1 { throw ValidationError("give exactly one of --email, --phone and --id") }
+        if country != nil, phone == nil { throw ValidationError("--country goes with --phone") }
+    }
+
+    var selector: AccountSelector {
+        if let id { return .id(id) }
+        if let phone { return .phone(phone, region: country ?? "") }
+        return .email(email ?? "")
+    }
+
+    /// How the account is named in what the command prints: as the operator named it.
+    var label: String { email ?? phone ?? id ?? "" }
 }
 
 /// A command that does one thing to one account and says so.
@@ -26,13 +47,15 @@ protocol AccountAction: AsyncParsableCommand {
     var account: AccountOptions { get }
     /// The past-tense verb printed before the email.
     var done: String { get }
-    func perform(_ admin: UserAdministration) async throws
+    func perform(_ admin: UserAdministration, userID: String) async throws
 }
 
 extension AccountAction {
     func run() async throws {
-        try await storage.withAdministration { try await perform($0) }
-        print("\(done) \(account.email)")
+        try await storage.withAdministration { admin in
+            try await perform(admin, userID: try await admin.account(account.selector).id)
+        }
+        print("\(done) \(account.label)")
     }
 }
 
@@ -110,7 +133,7 @@ extension Gatehouse.Users {
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
         var done: String { "Locked" }
-        func perform(_ admin: UserAdministration) async throws { try await admin.setLocked(true, email: account.email) }
+        func perform(_ admin: UserAdministration, userID: String) async throws { try await admin.setLocked(true, userID: userID) }
     }
 
     struct Unlock: AccountAction {
@@ -118,7 +141,7 @@ extension Gatehouse.Users {
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
         var done: String { "Unlocked" }
-        func perform(_ admin: UserAdministration) async throws { try await admin.setLocked(false, email: account.email) }
+        func perform(_ admin: UserAdministration, userID: String) async throws { try await admin.setLocked(false, userID: userID) }
     }
 
     struct Delete: AccountAction {
@@ -126,7 +149,7 @@ extension Gatehouse.Users {
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
         var done: String { "Deleted" }
-        func perform(_ admin: UserAdministration) async throws { try await admin.delete(email: account.email) }
+        func perform(_ admin: UserAdministration, userID: String) async throws { try await admin.delete(userID: userID) }
     }
 
     struct SetPassword: AsyncParsableCommand {
@@ -139,8 +162,10 @@ extension Gatehouse.Users {
 
         func run() async throws {
             let password = try PasswordInput.read(fromStandardInput: passwordStdin, confirm: true)
-            try await storage.withAdministration { try await $0.setPassword(password, email: account.email) }
-            print("Password changed for \(account.email); its sessions have ended")
+            try await storage.withAdministration { admin in
+                try await admin.setPassword(password, userID: try await admin.account(account.selector).id)
+            }
+            print("Password changed for \(account.label); its sessions have ended")
         }
     }
 }
