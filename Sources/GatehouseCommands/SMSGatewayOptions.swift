@@ -33,7 +33,7 @@ public struct SMSGatewayOptions: ParsableArguments {
             throw ValidationError("--sms-kannel needs --sms-kannel-user and GATEHOUSE_KANNEL_PASSWORD")
         }
         if let delivery = delivery {
-            do { _ = try delivery.makeSender(logger: Logger(label: "check")) } catch let error as SMSDeliveryError { throw ValidationError(error.reason) }
+            do { _ = try delivery.makeSender(logger: Logger(label: "check")) } catch let error as DeliveryError { throw ValidationError(error.reason) }
         }
     }
 

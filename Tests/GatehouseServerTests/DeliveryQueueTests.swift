@@ -12,19 +12,19 @@ import Testing
 /// counted (`gatehouse_messages_total{channel="sms",result="failed"}`), never answered.
 @Suite struct DeliveryQueueTests {
     /// A gateway that takes `delay` and then refuses, counting what it was given.
-    final class FailingGateway: SMSSender, @unchecked Sendable {
+    final class FailingGateway: MessageSender, @unchecked Sendable {
         let delay: Duration
         let lock = NSLock()
         var attempts = 0
         init(delay: Duration) { self.delay = delay }
-        func send(_ message: SMSMessage) async throws {
+        func send(_ message: OutgoingMessage) async throws {
             try await Task.sleep(for: delay)
             lock.withLock { attempts += 1 }
-            throw SMSDeliveryError("gateway: HTTP 500")
+            throw DeliveryError("gateway: HTTP 500")
         }
     }
 
-    static func issuer(_ repository: SQLRepository, sender: any SMSSender, deliveries: DeliveryQueue?, metrics: TestMetrics) -> PhoneCodeIssuer {
+    static func issuer(_ repository: SQLRepository, sender: any MessageSender, deliveries: DeliveryQueue?, metrics: TestMetrics) -> PhoneCodeIssuer {
         var policy = PhonePolicy()
         policy.enabled = true
         policy.silentAccountCheck = deliveries != nil

@@ -16,7 +16,7 @@ struct PhoneCodeIssuer: Sendable {
     let key: SymmetricKey
     /// Keyed references for counter keys, the same the sign-in limits use.
     let references: AccountKeys
-    let sender: (any SMSSender)?
+    let sender: (any MessageSender)?
     /// Where a silent account check's messages go, so every request answers after the same work.
     let deliveries: DeliveryQueue?
     let policy: PhonePolicy
@@ -96,8 +96,8 @@ struct PhoneCodeIssuer: Sendable {
     private func send(_ message: SMSMessage, id: String, now: Date, budgetSpent: Bool = false) async throws {
         do {
             if !budgetSpent { try await spendBudget(now: now) }
-            guard let sender else { throw SMSDeliveryError("no SMS sender is configured") }
-            try await sender.send(message)
+            guard let sender else { throw DeliveryError("no SMS sender is configured") }
+            try await sender.send(.sms(message))
             count(result: "sent")
         } catch {
             count(result: "failed")
@@ -143,6 +143,6 @@ struct PhoneCodeIssuer: Sendable {
     }
 
     private static func describe(_ error: any Error) -> String {
-        (error as? SMSDeliveryError)?.reason ?? String(describing: type(of: error))
+        (error as? DeliveryError)?.reason ?? String(describing: type(of: error))
     }
 }

@@ -92,7 +92,6 @@ struct WebController {
     }
 
     @Sendable func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let fields = try await FormBody.fields(request, context: context)
         if let principal = context.identity {
             try await service.logout(principal, scope: .local)
         }

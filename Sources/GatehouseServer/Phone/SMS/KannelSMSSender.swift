@@ -7,13 +7,13 @@ import Logging
 /// Kannel (`bearerbox` + `smsbox`) relays to real SMS centres over SMPP, EMI, AT modems and
 /// more; Gatehouse only speaks its documented HTTP interface. Kannel answers 202
 /// "Accepted for delivery" for a queued message.
-public struct KannelSMSSender: SMSSender {
+public struct KannelSMSSender: MessageSender {
     let endpoint: String
     let username: String
     let password: String
     /// The sender number or name shown to the user.
     let from: String?
-    let post: HTTPSMSPost
+    let delivery: HTTPDelivery
     let logger: Logger
 
     /// - Parameters:
@@ -22,17 +22,18 @@ public struct KannelSMSSender: SMSSender {
     ///   - password: its password.
     public init(endpoint: String, username: String, password: String, from: String?, logger: Logger) throws {
         guard let url = URL(string: endpoint), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-            throw SMSDeliveryError("the Kannel URL must be an http(s) URL such as http://127.0.0.1:13013/cgi-bin/sendsms")
+            throw DeliveryError("the Kannel URL must be an http(s) URL such as http://127.0.0.1:13013/cgi-bin/sendsms")
         }
         self.endpoint = endpoint
         self.username = username
         self.password = password
         self.from = from
-        post = HTTPSMSPost()
+        delivery = HTTPDelivery()
         self.logger = logger
     }
 
-    public func send(_ message: SMSMessage) async throws {
+    public func send(_ outgoing: OutgoingMessage) async throws {
+        guard case .sms(let message) = outgoing else { throw DeliveryError("Kannel carries only SMS") }
         var components = URLComponents(string: endpoint)
         var items = [
             URLQueryItem(name: "username", value: username), URLQueryItem(name: "password", value: password),
@@ -46,8 +47,8 @@ public struct KannelSMSSender: SMSSender {
         // "+" is a space in a query; Kannel must see the number's plus sign.
         let query = components?.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         components?.percentEncodedQuery = query
-        guard let url = components?.url?.absoluteString else { throw SMSDeliveryError("kannel: bad URL") }
-        try await post.send({ HTTPClientRequest(url: url) }, provider: "kannel", logger: logger)
+        guard let url = components?.url?.absoluteString else { throw DeliveryError("kannel: bad URL") }
+        try await delivery.send({ HTTPClientRequest(url: url) }, provider: "kannel", logger: logger)
         logger.info("SMS handed to Kannel", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))"])
     }
 }

@@ -1,22 +1,21 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 
-/// The development sender: each message is appended to a file as one JSON line.
+/// The development sender: each SMS is appended to the shared ``JSONLinesOutbox``.
 ///
 /// `serve --demo` uses it (`--sms-outbox PATH`); a person reads the code from the file. The
 /// log says a message was written and where, never the code.
-public struct OutboxSMSSender: SMSSender {
-    let path: String
+public struct OutboxSMSSender: MessageSender {
+    let outbox: JSONLinesOutbox
     let logger: Logger
-    private let lock = NIOLock()
 
     public init(path: String, logger: Logger) {
-        self.path = path
+        outbox = JSONLinesOutbox(path: path)
         self.logger = logger
     }
 
-    public func send(_ message: SMSMessage) async throws {
+    public func send(_ outgoing: OutgoingMessage) async throws {
+        guard case .sms(let message) = outgoing else { throw DeliveryError("the SMS outbox carries only SMS") }
         struct Line: Encodable {
             let to: String
             let body: String
@@ -28,21 +27,8 @@ public struct OutboxSMSSender: SMSSender {
                 case sentAt = "sent_at"
             }
         }
-        let line = Line(to: message.to, body: message.body, code: message.code, sentAt: ISO8601DateFormatter().string(from: Date()))
-        var data = try JSONEncoder().encode(line)
-        data.append(0x0A)
-        try lock.withLock {
-            if !FileManager.default.fileExists(atPath: path) {
-                guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                    throw SMSDeliveryError("cannot create the outbox \(path)")
-                }
-            }
-            guard let handle = FileHandle(forWritingAtPath: path) else { throw SMSDeliveryError("cannot open the outbox \(path)") }
-            defer { try? handle.close() }
-            try handle.seekToEnd()
-            try handle.write(contentsOf: data)
-        }
-        logger.info("SMS written to the outbox", metadata: ["sms.outbox": "\(path)", "sms.to": "\(PhoneLog.redacted(message.to))"])
+        try outbox.append(Line(to: message.to, body: message.body, code: message.code, sentAt: ISO8601DateFormatter().string(from: Date())))
+        logger.info("SMS written to the outbox", metadata: ["sms.outbox": "\(outbox.path)", "sms.to": "\(PhoneLog.redacted(message.to))"])
     }
 }
 

@@ -1,39 +1,31 @@
 import AsyncHTTPClient
-import Crypto
 import Foundation
 import Logging
 import NIOCore
 
-/// Posts each SMS to an HTTPS endpoint, signed the Standard Webhooks way.
+/// Posts each SMS to an HTTPS endpoint, signed the Standard Webhooks way (``WebhookSigner``).
 ///
 /// The body is Supabase's Send SMS hook body (`{"user": {"phone"}, "sms": {"otp"}}`) plus the
-/// full text under `sms.message`, so a receiver written for Supabase works unchanged. Headers:
-/// `webhook-id` (unique per message), `webhook-timestamp` (Unix seconds) and
-/// `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret).
-public struct WebhookSMSSender: SMSSender {
+/// full text under `sms.message`, so a receiver written for Supabase works unchanged.
+public struct WebhookSMSSender: MessageSender {
     let url: String
-    let key: SymmetricKey
-    let post: HTTPSMSPost
+    let signer: WebhookSigner
+    let delivery: HTTPDelivery
     let logger: Logger
 
     /// - Parameters:
     ///   - url: the receiver; https, or http on loopback only.
     ///   - secret: the shared secret as Standard Webhooks writes it (`whsec_` + base64).
     public init(url: String, secret: String, logger: Logger) throws {
-        guard let parsed = URL(string: url), let host = parsed.host,
-              parsed.scheme == "https" || (parsed.scheme == "http" && ["127.0.0.1", "localhost", "::1"].contains(host))
-        else { throw SMSDeliveryError("the webhook URL must be https (http only on loopback)") }
-        let encoded = secret.hasPrefix("whsec_") ? String(secret.dropFirst(6)) : secret
-        guard let bytes = Data(base64Encoded: encoded), bytes.count >= 16 else {
-            throw SMSDeliveryError("the webhook secret must be whsec_ followed by at least 16 base64 bytes")
-        }
+        try WebhookSigner.check(url: url)
         self.url = url
-        key = SymmetricKey(data: bytes)
-        post = HTTPSMSPost()
+        signer = try WebhookSigner(secret: secret)
+        delivery = HTTPDelivery()
         self.logger = logger
     }
 
-    public func send(_ message: SMSMessage) async throws {
+    public func send(_ outgoing: OutgoingMessage) async throws {
+        guard case .sms(let message) = outgoing else { throw DeliveryError("the SMS webhook carries only SMS") }
         struct Body: Encodable {
             struct User: Encodable { let phone: String }
             struct SMS: Encodable {
@@ -44,18 +36,13 @@ public struct WebhookSMSSender: SMSSender {
             let sms: SMS
         }
         let body = try JSONEncoder().encode(Body(user: .init(phone: message.to), sms: .init(otp: message.code, message: message.body)))
-        let id = "msg_" + UUID().uuidString.lowercased()
-        let timestamp = String(Int(Date().timeIntervalSince1970))
-        let signed = Data("\(id).\(timestamp).".utf8) + body
-        let signature = Data(HMAC<SHA256>.authenticationCode(for: signed, using: key)).base64EncodedString()
+        let headers = signer.headers(for: body)
         let url = url
-        try await post.send({
+        try await delivery.send({
             var request = HTTPClientRequest(url: url)
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.headers.add(name: "webhook-id", value: id)
-            request.headers.add(name: "webhook-timestamp", value: timestamp)
-            request.headers.add(name: "webhook-signature", value: "v1,\(signature)")
+            for header in headers { request.headers.add(name: header.name, value: header.value) }
             request.body = .bytes(ByteBuffer(data: body))
             return request
         }, provider: "webhook", logger: logger)

@@ -98,7 +98,6 @@ extension WebController {
 
     /// Removes Google from the signed-in account, unless it is the last way in.
     @Sendable func unlinkGoogle(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let fields = try await FormBody.fields(request, context: context)
         guard let user = context.identity?.user else { return Response.redirect(to: "/login", type: .normal) }
         do {
             try await service.unlink(.google, from: user.id)

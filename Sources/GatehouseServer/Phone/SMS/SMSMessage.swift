@@ -17,18 +17,6 @@ public struct SMSMessage: Sendable, Equatable, Codable {
     }
 }
 
-/// Delivers text messages: the dev outbox, a signed webhook, or a Kannel gateway.
-public protocol SMSSender: Sendable {
-    /// Sends one message; throws ``SMSDeliveryError`` when the provider refuses or fails.
-    func send(_ message: SMSMessage) async throws
-}
-
-/// The provider did not take the message; the user is not to blame.
-public struct SMSDeliveryError: Error, Equatable {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
-}
-
 /// Which sender `serve` uses.
 public enum SMSDelivery: Sendable, Equatable {
     /// No SMS: phone sign-in answers 503 until one is configured.
@@ -42,9 +30,9 @@ public enum SMSDelivery: Sendable, Equatable {
 }
 
 extension SMSDelivery {
-    /// The sender for this choice; throws ``SMSDeliveryError`` for a bad URL or secret, so
+    /// The sender for this choice; throws ``DeliveryError`` for a bad URL or secret, so
     /// `serve` refuses to start rather than failing the first sign-in.
-    public func makeSender(logger: Logger) throws -> (any SMSSender)? {
+    public func makeSender(logger: Logger) throws -> (any MessageSender)? {
         switch self {
         case .none: nil
         case .outbox(let path): OutboxSMSSender(path: path, logger: logger)

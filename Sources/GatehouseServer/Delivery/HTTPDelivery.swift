@@ -3,13 +3,13 @@ import Foundation
 import Logging
 import NIOCore
 
-/// One HTTP request to an SMS provider, with a timeout and retries: what the webhook and
-/// Kannel senders share.
+/// One HTTP request to a delivery provider, with a timeout and retries: what every HTTP
+/// sender shares (the SMS and mail webhooks, Kannel).
 ///
 /// A 2xx answer delivers. A 5xx answer, a timeout or a refused connection is tried again, up to
-/// ``attempts`` times with a growing pause; a 4xx answer is final. Every failure becomes an
-/// ``SMSDeliveryError`` naming the status, never the message.
-struct HTTPSMSPost: Sendable {
+/// ``attempts`` times with a growing pause; a 4xx answer is final. Every failure becomes a
+/// ``DeliveryError`` naming the status, never the message.
+struct HTTPDelivery: Sendable {
     var attempts = 3
     var timeout: TimeAmount = .seconds(5)
     /// The pause before the second try; doubled before each later one.
@@ -28,8 +28,8 @@ struct HTTPSMSPost: Sendable {
             } catch {
                 last = String(describing: type(of: error))
             }
-            logger.warning("SMS provider attempt failed", metadata: ["sms.provider": "\(provider)", "attempt": "\(attempt)", "error": "\(last)"])
+            logger.warning("Delivery attempt failed", metadata: ["delivery.provider": "\(provider)", "attempt": "\(attempt)", "error": "\(last)"])
         }
-        throw SMSDeliveryError("\(provider): \(last)")
+        throw DeliveryError("\(provider): \(last)")
     }
 }

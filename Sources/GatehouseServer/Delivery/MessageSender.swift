@@ -1,0 +1,28 @@
+import Foundation
+
+/// One message to one person, on one channel. SMS today; mail is the next case.
+public enum OutgoingMessage: Sendable, Equatable {
+    case sms(SMSMessage)
+
+    /// The channel's name, as logs and metrics say it.
+    public var channel: String {
+        switch self {
+        case .sms: "sms"
+        }
+    }
+}
+
+/// Delivers messages: the one seam every channel's adapters conform to (the dev outbox, a
+/// Standard Webhooks receiver, Kannel; SMTP next).
+///
+/// An adapter says which channels it carries; handing it another is a ``DeliveryError``.
+public protocol MessageSender: Sendable {
+    /// Sends one message; throws ``DeliveryError`` when the provider refuses or fails.
+    func send(_ message: OutgoingMessage) async throws
+}
+
+/// The provider did not take the message; the person is not to blame.
+public struct DeliveryError: Error, Equatable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+}
