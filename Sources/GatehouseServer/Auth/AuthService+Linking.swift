@@ -51,13 +51,11 @@ extension AuthService {
         // The provider's name passes the one name rule; one that fails is left empty for the
         // profile step to ask for, rather than refusing a sign-in the person cannot fix.
         let name = (try? PersonName.checked(identity.name ?? "")) ?? ""
-        let user = UserRecord(email: verifiedEmail, name: PersonName(full: name), createdAt: at)
-        var identities = [IdentityRecord(userID: user.id, provider: identity.provider, subject: identity.subject, verifiedAt: at, createdAt: at)]
-        if let verifiedEmail {
-            identities.append(IdentityRecord(userID: user.id, provider: .email, subject: verifiedEmail, verifiedAt: at, createdAt: at))
-        }
+        var identities = [NewAccount.Identity(provider: identity.provider, subject: identity.subject, verified: true)]
+        if let verifiedEmail { identities.append(.init(provider: .email, subject: verifiedEmail, verified: true)) }
+        let user: UserRecord
         do {
-            try await users.createUser(user, identities: identities, passwordHash: nil)
+            user = try await NewAccount(name: PersonName(full: name), identities: identities, passwordHash: nil).create(in: users, at: at)
         } catch RepositoryError.duplicateIdentity {
             return try await racedIdentity(identity)
         }

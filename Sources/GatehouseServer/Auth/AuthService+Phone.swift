@@ -86,7 +86,7 @@ extension AuthService {
         case .register:
             let user: UserRecord
             do {
-                user = try await users.createPhoneAccount(phone: record.phone, name: PersonName(full: record.name ?? ""), at: now)
+                user = try await NewAccount.phone(record.phone, name: PersonName(full: record.name ?? "")).create(in: users, at: now)
             } catch RepositoryError.duplicateIdentity {
                 // Silent mode sent a registration code to a taken number: whoever holds the phone
                 // proved it, and signs in to the account it already has (the typed name is not used).

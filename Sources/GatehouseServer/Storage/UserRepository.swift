@@ -36,15 +36,6 @@ extension UserRepository {
     public func user(email: String) async throws -> UserRecord? {
         try await user(provider: .email, subject: email)
     }
-
-    /// Creates an account that signs in with a verified phone (E.164) and no password.
-    /// Throws ``RepositoryError/duplicateIdentity`` when the phone already has an account.
-    func createPhoneAccount(phone e164: String, name: PersonName, at date: Date) async throws -> UserRecord {
-        let user = UserRecord(email: nil, name: name, createdAt: date)
-        let identity = IdentityRecord(userID: user.id, provider: .phone, subject: e164, verifiedAt: date, createdAt: date)
-        try await createUser(user, identities: [identity], passwordHash: nil)
-        return user
-    }
 }
 
 /// A repository operation that cannot be carried out.

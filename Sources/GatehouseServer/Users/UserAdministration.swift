@@ -45,17 +45,15 @@ public struct UserAdministration: Sendable {
         }
         let name = try Self.checked(name)
         try check(password)
-        let now = clock()
-        let user = UserRecord(email: normalized, name: name, createdAt: now)
-        let identity = IdentityRecord(
-            userID: user.id, provider: .email, subject: normalized, verifiedAt: emailVerified ? now : nil, createdAt: now
+        let account = NewAccount(
+            name: name, identities: [.init(provider: .email, subject: normalized, verified: emailVerified)],
+            passwordHash: try await hasher.hash(password)
         )
         do {
-            try await users.createUser(user, identities: [identity], passwordHash: try await hasher.hash(password))
+            return try await account.create(in: users, at: clock())
         } catch RepositoryError.duplicateIdentity {
             throw AdministrationError.emailTaken(normalized)
         }
-        return user
     }
 
     /// Adds an account that signs in with its phone (no email, no password) and returns it.
@@ -69,7 +67,7 @@ public struct UserAdministration: Sendable {
         }
         let name = try Self.checked(PersonName(full: name))
         do {
-            return try await users.createPhoneAccount(phone: number.e164, name: name, at: clock())
+            return try await NewAccount.phone(number.e164, name: name).create(in: users, at: clock())
         } catch RepositoryError.duplicateIdentity {
             throw AdministrationError.phoneTaken(number.e164)
         }
