@@ -7,10 +7,10 @@ extension WebController {
     /// script (`Accept: application/json`), with JSON.
     @Sendable func submitLogin(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let wantsJSON = request.wantsJSON
-        let fields = try await FormBody.fields(request, context: context)
+        let fields = try await WebForm.decode(WebForm.Login.self, from: request, context: context)
         var state = form.initialState()
-        _ = form.send(.emailChanged(fields["email"] ?? ""), to: &state)
-        _ = form.send(.passwordChanged(fields["password"] ?? ""), to: &state)
+        _ = form.send(.emailChanged(fields.email ?? ""), to: &state)
+        _ = form.send(.passwordChanged(fields.password ?? ""), to: &state)
         let effects = form.send(.submit, to: &state)
         var status = HTTPResponse.Status.unprocessableContent
         var retryAfter: Int?
@@ -27,7 +27,7 @@ extension WebController {
                 _ = form.send(.loginResponse(.failure(Self.failure(for: error))), to: &state)
             }
         }
-        let csrf = fields["csrf"] ?? WebCookies.newToken()
+        let csrf = fields.csrf ?? WebCookies.newToken()
         var response: Response
         if wantsJSON {
             let answer = WebLoginAnswer(
@@ -85,33 +85,4 @@ struct WebLoginAnswer: Encodable {
     let clearPassword: Bool
     /// Seconds the submit button stays disabled after a 429.
     let retryAfter: Int?
-}
-
-/// An `application/x-www-form-urlencoded` body of at most 16 KiB, as named fields.
-enum FormBody {
-    struct Fields: Decodable {
-        let email: String?
-        let password: String?
-        let csrf: String?
-        let phone: String?
-        let country: String?
-        let name: String?
-        let code: String?
-    }
-
-    static func fields(_ request: Request, context: GatehouseRequestContext) async throws -> [String: String] {
-        let buffer = try await JSONBody.collect(request, context: context)
-        guard let decoded = try? URLEncodedFormDecoder().decode(Fields.self, from: String(buffer: buffer)) else {
-            throw GatehouseError.invalidRequest("The form could not be read")
-        }
-        var fields: [String: String] = [:]
-        fields["email"] = decoded.email
-        fields["password"] = decoded.password
-        fields["csrf"] = decoded.csrf
-        fields["phone"] = decoded.phone
-        fields["country"] = decoded.country
-        fields["name"] = decoded.name
-        fields["code"] = decoded.code
-        return fields
-    }
 }

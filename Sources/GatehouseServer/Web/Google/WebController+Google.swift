@@ -69,9 +69,9 @@ extension WebController {
     }
 
     @Sendable func saveWelcome(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let fields = try await FormBody.fields(request, context: context)
+        let fields = try await WebForm.decode(WebForm.Profile.self, from: request, context: context)
         guard var user = context.identity?.user else { return Response.redirect(to: "/login", type: .normal) }
-        let typed = String((fields["name"] ?? "").prefix(200))
+        let typed = String((fields.name ?? "").prefix(200))
         let name: String
         do {
             name = try PersonName.checked(typed)
@@ -79,7 +79,7 @@ extension WebController {
             // Empty is the app's copy; anything else is the name rule's plain reason (400).
             let message = error == .empty ? configuration.messages.text(.nameRequired) : error.message
             let shown = String(typed.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }.prefix(100))
-            return welcomePage(user: user, name: shown, error: message, csrf: fields["csrf"] ?? "", status: error == .empty ? .unprocessableContent : .badRequest)
+            return welcomePage(user: user, name: shown, error: message, csrf: fields.csrf ?? "", status: error == .empty ? .unprocessableContent : .badRequest)
         }
         user.personName = PersonName(full: name)
         try await service.users.updateUser(user)

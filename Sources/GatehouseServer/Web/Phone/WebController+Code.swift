@@ -34,13 +34,13 @@ extension WebController {
 
     @Sendable func submitCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let wantsJSON = request.wantsJSON
-        let fields = try await FormBody.fields(request, context: context)
-        let csrf = fields["csrf"] ?? WebCookies.newToken()
+        let fields = try await WebForm.decode(WebForm.Code.self, from: request, context: context)
+        let csrf = fields.csrf ?? WebCookies.newToken()
         guard let current = try await currentCode(request) else {
             return try codeGone(json: wantsJSON)
         }
         var state = codeState(current)
-        var effects = codeForm.send(.codeChanged(String((fields["code"] ?? "").prefix(32))), to: &state)
+        var effects = codeForm.send(.codeChanged(String((fields.code ?? "").prefix(32))), to: &state)
         if !state.isVerifying { effects += codeForm.send(.submit, to: &state) }
         var status = HTTPResponse.Status.unprocessableContent
         var retryAfter: Int?
@@ -63,7 +63,7 @@ extension WebController {
 
     @Sendable func resendCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let wantsJSON = request.wantsJSON
-        let fields = try await FormBody.fields(request, context: context)
+        let fields = try await WebForm.decode(WebForm.Code.self, from: request, context: context)
         guard let current = try await currentCode(request) else { return try codeGone(json: wantsJSON) }
         do {
             let sent = try await service.resendPhoneCode(verificationID: current.sent.verificationID, from: context.client)
@@ -73,7 +73,7 @@ extension WebController {
             var state = codeState(current)
             _ = codeForm.send(.resend, to: &state)
             _ = codeForm.send(.resendResponse(.failure(Self.failure(for: error))), to: &state)
-            let csrf = fields["csrf"] ?? WebCookies.newToken()
+            let csrf = fields.csrf ?? WebCookies.newToken()
             return try codeRefused(state, purpose: current.purpose, csrf: csrf, status: rendered.status, retryAfter: rendered.retryAfter, json: wantsJSON)
         }
     }

@@ -39,18 +39,18 @@ extension WebController {
 
     func submitPhone(_ request: Request, context: GatehouseRequestContext, mode: PhoneSignInState.Mode) async throws -> Response {
         let wantsJSON = request.wantsJSON
-        let fields = try await FormBody.fields(request, context: context)
+        let fields = try await WebForm.decode(WebForm.Phone.self, from: request, context: context)
         var state = phoneForm.initialState(mode: mode)
-        _ = phoneForm.send(.countriesLoaded(phoneCountries, preferred: fields["country"]), to: &state)
-        if mode == .register { _ = phoneForm.send(.nameChanged(String((fields["name"] ?? "").prefix(200))), to: &state) }
-        _ = phoneForm.send(.numberChanged(String((fields["phone"] ?? "").prefix(64)), caret: nil), to: &state)
+        _ = phoneForm.send(.countriesLoaded(phoneCountries, preferred: fields.country), to: &state)
+        if mode == .register { _ = phoneForm.send(.nameChanged(String((fields.name ?? "").prefix(200))), to: &state) }
+        _ = phoneForm.send(.numberChanged(String((fields.phone ?? "").prefix(64)), caret: nil), to: &state)
         var status = HTTPResponse.Status.unprocessableContent
         var retryAfter: Int?
         var announcement: String?
         // The name rule's refusals (control or direction characters, length) are the field's
         // error; an empty name is LoginCore's own copy.
         var effects = phoneForm.send(.submit, to: &state)
-        if mode == .register, case .some(let problem) = Self.nameProblem(fields["name"] ?? ""), problem != .empty {
+        if mode == .register, case .some(let problem) = Self.nameProblem(fields.name ?? ""), problem != .empty {
             state.isSending = false
             state.nameError = problem.message
             status = .badRequest
@@ -80,7 +80,7 @@ extension WebController {
             )
             response = try JSONBody.response(answer, status: status)
         } else {
-            response = try phonePage(state, csrf: fields["csrf"] ?? WebCookies.newToken(), status: status, retryAfter: retryAfter)
+            response = try phonePage(state, csrf: fields.csrf ?? WebCookies.newToken(), status: status, retryAfter: retryAfter)
         }
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         return response
