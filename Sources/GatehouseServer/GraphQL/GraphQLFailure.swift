@@ -34,7 +34,7 @@ enum GraphQLFailure {
         case .accountLocked: (.accountLocked, messages.text(.accountLocked), nil)
         case .rateLimited(let seconds): (.rateLimited, messages.rateLimitedText(seconds: seconds), seconds)
         case .resendTooSoon(let seconds):
-            (.resendTooSoon, messages.text(.resendWait, ["time": WaitDuration.text(seconds: seconds)]), seconds)
+            (.resendTooSoon, messages.resendWaitText(seconds: seconds), seconds)
         case .overloaded(let seconds): (.serverBusy, "The server is busy. Please try again shortly.", seconds)
         case .unauthenticated: (.unauthenticated, "A Bearer access token is required", nil)
         case .invalidToken(let message): (.unauthenticated, message, nil)

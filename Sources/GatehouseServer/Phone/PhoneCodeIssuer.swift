@@ -69,9 +69,8 @@ struct PhoneCodeIssuer: Sendable {
         if deliver {
             let message = SMSMessage.code(code, to: phone.e164, policy: policy)
             if queued, let deliveries {
-                deliveries.enqueue { [self] in
-                    do { try await send(message, id: id, now: now) } catch {}
-                }
+                // Its failure is logged and counted by `send`; no one is waiting for the answer.
+                deliveries.enqueue { [self] in try? await send(message, id: id, now: now) }
             } else {
                 try await send(message, id: id, now: now, budgetSpent: true)
             }
@@ -98,17 +97,17 @@ struct PhoneCodeIssuer: Sendable {
             if !budgetSpent { try await spendBudget(now: now) }
             guard let sender else { throw DeliveryError("no SMS sender is configured") }
             try await sender.send(.sms(message))
-            count(result: "sent")
+            count(.sms(message), result: "sent")
         } catch {
-            count(result: "failed")
+            count(.sms(message), result: "failed")
             try? await codes.deletePhoneCode(id: id)
             logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))", "error": "\(Self.describe(error))"])
             throw GatehouseError.smsUnavailable(retryAfter: 30)
         }
     }
 
-    private func count(result: String) {
-        Counter(label: "gatehouse_messages_total", dimensions: [("channel", "sms"), ("result", result)], factory: metrics).increment()
+    private func count(_ message: OutgoingMessage, result: String) {
+        Counter(label: "gatehouse_messages_total", dimensions: [("channel", message.channel), ("result", result)], factory: metrics).increment()
     }
 
     /// The code's record if `code` is right; every try is counted before it is compared.
@@ -124,7 +123,6 @@ struct PhoneCodeIssuer: Sendable {
         let left = policy.maximumAttempts - claimed.attempts
         throw GatehouseError.codeRejected(left > 0 ? .incorrect(attemptsLeft: left) : .exhausted)
     }
-
 
     func mac(id: String, code: String) -> String {
         HMAC<SHA256>.authenticationCode(for: Data("\(id):\(code)".utf8), using: key).hexEncoded

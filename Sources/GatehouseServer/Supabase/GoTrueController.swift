@@ -34,7 +34,6 @@ struct GoTrueController {
             throw GoTrueError(.badRequest, .emailProviderDisabled, "Email logins are disabled")
         }
         guard body.channel ?? "sms" == "sms" else { throw GoTrueError.validationFailed("Only the sms channel is supported") }
-        guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, .phoneProviderDisabled, "Phone logins are disabled") }
         let sent = try await service.sendPhoneCode(
             phone, country: nil, purpose: .signIn, registerIfMissing: body.createUser ?? true, from: context.client
         )
@@ -47,7 +46,6 @@ struct GoTrueController {
         guard body.type == "sms", let phone = body.phone, let token = body.token else {
             throw GoTrueError.validationFailed("Only type sms with a phone and a token is supported")
         }
-        guard service.configuration.phone.enabled else { throw GoTrueError(.badRequest, .phoneProviderDisabled, "Phone logins are disabled") }
         let id = try await service.currentPhoneCode(phone)
         return try await signedIn(.phoneCode(verificationID: id, code: token), context: context)
     }

@@ -119,9 +119,8 @@ struct GoTrueIdentity: Encodable {
     }
 
     init(_ identity: IdentityRecord, user: UserRecord) {
-        let digest = Array(SHA256.hash(data: Data("\(identity.provider.rawValue):\(identity.subject)".utf8)).prefix(16))
-        identityID = UUID(uuid: (digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],
-                                 digest[8], digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15])).uuidString.lowercased()
+        let digest = SHA256.hash(data: Data("\(identity.provider.rawValue):\(identity.subject)".utf8))
+        identityID = UUID(uuid: digest.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }).uuidString.lowercased()
         id = identity.provider == .email ? user.id : identity.subject
         userID = user.id
         provider = identity.provider.rawValue

@@ -93,7 +93,8 @@ public struct UserAdministration: Sendable {
         try await users.allUsers()
     }
 
-    /// The account an operator names, by its id, its email or its phone.
+    /// The account an operator names, by its id, its email or its phone: every operation below
+    /// finds its account here, once.
     public func account(_ selector: AccountSelector) async throws -> UserRecord {
         switch selector {
         case .email(let email):
@@ -113,42 +114,41 @@ public struct UserAdministration: Sendable {
     }
 
     /// Locks or unlocks an account; locking also ends its sessions.
-    public func setLocked(_ locked: Bool, userID: String) async throws {
-        var user = try await account(.id(userID))
+    public func setLocked(_ locked: Bool, account selector: AccountSelector) async throws {
+        var user = try await account(selector)
         user.lockedAt = locked ? (user.lockedAt ?? clock()) : nil
         try await users.updateUser(user)
         if locked { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: clock(), reason: .accountLocked) }
     }
 
     /// Replaces a password and ends every session signed in with the old one (seed 001 edge case).
-    public func setPassword(_ password: String, userID: String) async throws {
+    public func setPassword(_ password: String, account selector: AccountSelector) async throws {
         try check(password)
-        let user = try await account(.id(userID))
+        let user = try await account(selector)
         let changedAt = clock()
         try await users.setPassword(userID: user.id, hash: try await hasher.hash(password), at: changedAt)
         _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: changedAt, reason: .passwordChanged)
     }
 
     /// Removes an account and its sessions.
-    public func delete(userID: String) async throws {
-        let user = try await account(.id(userID))
+    public func delete(account selector: AccountSelector) async throws {
+        let user = try await account(selector)
         _ = try await users.deleteUser(id: user.id)
     }
 
-    /// ``setLocked(_:userID:)`` for the account with this email.
+    /// ``setLocked(_:account:)`` for the account with this email.
     public func setLocked(_ locked: Bool, email: String) async throws {
-        try await setLocked(locked, userID: try await find(email).id)
+        try await setLocked(locked, account: .email(email))
     }
 
-    /// ``setPassword(_:userID:)`` for the account with this email.
+    /// ``setPassword(_:account:)`` for the account with this email.
     public func setPassword(_ password: String, email: String) async throws {
-        try check(password)
-        try await setPassword(password, userID: try await find(email).id)
+        try await setPassword(password, account: .email(email))
     }
 
-    /// ``delete(userID:)`` for the account with this email.
+    /// ``delete(account:)`` for the account with this email.
     public func delete(email: String) async throws {
-        try await delete(userID: try await find(email).id)
+        try await delete(account: .email(email))
     }
 
     private func find(_ email: String) async throws -> UserRecord {

@@ -111,7 +111,7 @@ public struct CodeEntryForm: Sendable {
             state.resendCooldown = .starting(seconds: wait)
             state.resendCountdown = countdown(wait)
             state.announcesResendReady = true
-            return [.announce(messages.text(.resendWait, ["time": WaitDuration.text(seconds: wait)])), .startClock]
+            return [.announce(messages.resendWaitText(seconds: wait)), .startClock]
         case .failure(.rateLimited(let seconds)):
             state.banner = messages.rateLimitedText(seconds: seconds)
             guard let seconds, seconds > 0 else { return [] }

@@ -38,6 +38,12 @@ extension MessageCatalogue {
         text(.rateLimited, ["time": WaitDuration.text(seconds: seconds)])
     }
 
+    /// What a screen reader hears when a new code was asked for inside the resend window:
+    /// `{time}` is the real wait in words ("33 seconds").
+    public func resendWaitText(seconds: Int) -> String {
+        text(.resendWait, ["time": WaitDuration.text(seconds: seconds)])
+    }
+
     /// The resend countdown for the seconds left, as `m:ss` ("Resend code in 0:33").
     public func resendCountdownText(seconds: Int) -> String {
         text(.resendCountdown, ["time": Self.clock(seconds)])

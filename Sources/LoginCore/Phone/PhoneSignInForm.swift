@@ -129,7 +129,7 @@ public struct PhoneSignInForm: Sendable {
             state.waitsForResend = true
             state.cooldown = .starting(seconds: wait)
             state.retryCountdown = messages.resendCountdownText(seconds: wait)
-            return [.announce(messages.text(.resendWait, ["time": WaitDuration.text(seconds: wait)])), .startClock]
+            return [.announce(messages.resendWaitText(seconds: wait)), .startClock]
         case .failure(.rateLimited(let seconds)):
             state.banner = messages.rateLimitedText(seconds: seconds)
             guard let seconds, seconds > 0 else { return [] }

@@ -47,14 +47,12 @@ protocol AccountAction: AsyncParsableCommand {
     var account: AccountOptions { get }
     /// The past-tense verb printed before the email.
     var done: String { get }
-    func perform(_ admin: UserAdministration, userID: String) async throws
+    func perform(_ admin: UserAdministration, account: AccountSelector) async throws
 }
 
 extension AccountAction {
     func run() async throws {
-        try await storage.withAdministration { admin in
-            try await perform(admin, userID: try await admin.account(account.selector).id)
-        }
+        try await storage.withAdministration { try await perform($0, account: account.selector) }
         print("\(done) \(account.label)")
     }
 }
@@ -133,7 +131,7 @@ extension Gatehouse.Users {
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
         var done: String { "Locked" }
-        func perform(_ admin: UserAdministration, userID: String) async throws { try await admin.setLocked(true, userID: userID) }
+        func perform(_ admin: UserAdministration, account: AccountSelector) async throws { try await admin.setLocked(true, account: account) }
     }
 
     struct Unlock: AccountAction {
@@ -141,7 +139,7 @@ extension Gatehouse.Users {
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
         var done: String { "Unlocked" }
-        func perform(_ admin: UserAdministration, userID: String) async throws { try await admin.setLocked(false, userID: userID) }
+        func perform(_ admin: UserAdministration, account: AccountSelector) async throws { try await admin.setLocked(false, account: account) }
     }
 
     struct Delete: AccountAction {
@@ -149,7 +147,7 @@ extension Gatehouse.Users {
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
         var done: String { "Deleted" }
-        func perform(_ admin: UserAdministration, userID: String) async throws { try await admin.delete(userID: userID) }
+        func perform(_ admin: UserAdministration, account: AccountSelector) async throws { try await admin.delete(account: account) }
     }
 
     struct SetPassword: AsyncParsableCommand {
@@ -162,9 +160,7 @@ extension Gatehouse.Users {
 
         func run() async throws {
             let password = try PasswordInput.read(fromStandardInput: passwordStdin, confirm: true)
-            try await storage.withAdministration { admin in
-                try await admin.setPassword(password, userID: try await admin.account(account.selector).id)
-            }
+            try await storage.withAdministration { try await $0.setPassword(password, account: account.selector) }
             print("Password changed for \(account.label); its sessions have ended")
         }
     }
