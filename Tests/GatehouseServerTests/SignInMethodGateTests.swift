@@ -55,4 +55,19 @@ import Testing
             #expect(String(buffer: graphQL.body).contains("This app does not offer sign-in with phone"))
         }
     }
+
+    @Test func I20_supabasePhoneRoutesAnswerGoTruesPhoneProviderDisabledWhenPhoneIsNotOffered() async throws {
+        let fixture = try await Fixture()
+        try await fixture.test({ $0.supabaseAnonKey = "anon" }) { client in
+            let key: HTTPFields = [HTTPField.Name("apikey")!: "anon"]
+            for (path, body) in [
+                ("/auth/v1/otp", #"{"phone":"+919876543210"}"#),
+                ("/auth/v1/verify", #"{"type":"sms","phone":"+919876543210","token":"123456"}"#),
+            ] {
+                let response = try await client.postJSON(path, body, headers: key)
+                #expect(response.status == .badRequest, "\(path)")
+                #expect(String(buffer: response.body) == #"{"code":400,"error_code":"phone_provider_disabled","msg":"Phone logins are disabled"}"#)
+            }
+        }
+    }
 }
