@@ -46,41 +46,171 @@ let package = Package(
         .target(name: "GatehouseModel"),
         .target(name: "LoginCore", dependencies: ["GatehouseModel"]),
         .target(name: "GatehouseClient", dependencies: ["LoginCore"]),
+        // The core: the sign-in pipeline, errors, records, repository protocols, limits, tokens,
+        // one-time secrets and the message seam. No HTTP framework.
         .target(
-            name: "GatehouseServer",
+            name: "GatehouseCore",
             dependencies: [
                 "CArgon2",
-                "CPhoneNumber",
                 "GatehouseModel",
                 "LoginCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Adapters: each depends on the core only.
+        .target(
+            name: "GatehouseSQL",
+            dependencies: [
+                "GatehouseCore",
+                "GatehouseModel",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .target(
+            name: "GatehouseDelivery",
+            dependencies: [
+                "GatehouseCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "GatehouseOIDC",
+            dependencies: [
+                "GatehouseCore",
+                "GatehouseModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(name: "GatehousePhoneNumbers", dependencies: ["CPhoneNumber", "GatehouseCore", "GatehouseModel"]),
+        // The HTTP foundation every surface shares: context, strict decoding, middlewares.
+        .target(
+            name: "GatehouseHTTP",
+            dependencies: [
+                "GatehouseCore",
+                "GatehouseModel",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // One module per surface; none imports another.
+        .target(
+            name: "RESTSurface",
+            dependencies: [
+                "GatehouseCore",
+                "GatehouseHTTP",
+                "GatehouseModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            ]
+        ),
+        .target(
+            name: "GraphQLSurface",
+            dependencies: [
+                "GatehouseCore",
+                "GatehouseHTTP",
+                "GatehouseModel",
+                "LoginCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Graphiti", package: "Graphiti"),
                 .product(name: "GraphQL", package: "GraphQL"),
+            ]
+        ),
+        .target(
+            name: "SupabaseSurface",
+            dependencies: [
+                "GatehouseCore",
+                "GatehouseHTTP",
+                "GatehouseModel",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "WebSurface",
+            dependencies: [
+                "GatehouseCore",
+                "GatehouseHTTP",
+                "GatehouseModel",
+                "LoginCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
-            resources: [.copy("Web/Resources")]
+            resources: [.copy("Resources")]
+        ),
+        // The composition root: buildApplication and buildRouter.
+        .target(
+            name: "GatehouseServer",
+            dependencies: [
+                "GatehouseCore",
+                "GatehouseDelivery",
+                "GatehouseHTTP",
+                "GatehouseModel",
+                "GatehouseOIDC",
+                "GatehousePhoneNumbers",
+                "GatehouseSQL",
+                "GraphQLSurface",
+                "LoginCore",
+                "RESTSurface",
+                "SupabaseSurface",
+                "WebSurface",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .target(
             name: "GatehouseCommands",
             dependencies: [
+                "GatehouseCore",
+                "GatehouseDelivery",
+                "GatehouseHTTP",
+                "GatehouseOIDC",
+                "GatehousePhoneNumbers",
+                "GatehouseSQL",
+                "GraphQLSurface",
+                "RESTSurface",
+                "SupabaseSurface",
+                "WebSurface",
                 "GatehouseServer",
                 "LoginCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -91,6 +221,16 @@ let package = Package(
         .executableTarget(
             name: "gatehouse",
             dependencies: [
+                "GatehouseCore",
+                "GatehouseDelivery",
+                "GatehouseHTTP",
+                "GatehouseOIDC",
+                "GatehousePhoneNumbers",
+                "GatehouseSQL",
+                "GraphQLSurface",
+                "RESTSurface",
+                "SupabaseSurface",
+                "WebSurface",
                 "GatehouseClient",
                 "GatehouseCommands",
                 "GatehouseServer",
@@ -110,6 +250,16 @@ let package = Package(
         .target(
             name: "GatehouseTestSupport",
             dependencies: [
+                "GatehouseCore",
+                "GatehouseDelivery",
+                "GatehouseHTTP",
+                "GatehouseOIDC",
+                "GatehousePhoneNumbers",
+                "GatehouseSQL",
+                "GraphQLSurface",
+                "RESTSurface",
+                "SupabaseSurface",
+                "WebSurface",
                 "GatehouseServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -123,6 +273,16 @@ let package = Package(
         .executableTarget(
             name: "gatehouse-bench",
             dependencies: [
+                "GatehouseCore",
+                "GatehouseDelivery",
+                "GatehouseHTTP",
+                "GatehouseOIDC",
+                "GatehousePhoneNumbers",
+                "GatehouseSQL",
+                "GraphQLSurface",
+                "RESTSurface",
+                "SupabaseSurface",
+                "WebSurface",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "GatehouseClient",
                 "GatehouseServer",
@@ -136,6 +296,16 @@ let package = Package(
         .testTarget(
             name: "GatehouseServerTests",
             dependencies: [
+                "GatehouseCore",
+                "GatehouseDelivery",
+                "GatehouseHTTP",
+                "GatehouseOIDC",
+                "GatehousePhoneNumbers",
+                "GatehouseSQL",
+                "GraphQLSurface",
+                "RESTSurface",
+                "SupabaseSurface",
+                "WebSurface",
                 "GatehouseModel",
                 "GatehouseServer",
                 "GatehouseTestSupport",
@@ -148,11 +318,12 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
             ]
         ),
-        .testTarget(name: "GatehouseCLITests", dependencies: ["GatehouseServer", "GatehouseTestSupport"]),
+        .testTarget(name: "GatehouseCLITests", dependencies: ["GatehouseServer", "GatehouseTestSupport", "GatehouseCore", "GatehouseDelivery", "GatehouseHTTP", "GatehouseOIDC", "GatehousePhoneNumbers", "GatehouseSQL", "GraphQLSurface", "RESTSurface", "SupabaseSurface", "WebSurface"]),
         .testTarget(
             name: "GatehouseClientTests",
             dependencies: [
                 "GatehouseClient", "GatehouseServer", "GatehouseTestSupport", "LoginCore",
+                "GatehouseCore", "GatehouseDelivery", "GatehouseHTTP", "GatehouseOIDC", "GatehousePhoneNumbers", "GatehouseSQL", "GraphQLSurface", "RESTSurface", "SupabaseSurface", "WebSurface",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),

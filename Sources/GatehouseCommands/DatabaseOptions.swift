@@ -1,7 +1,17 @@
 import ArgumentParser
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
 import GatehouseServer
+import GraphQLSurface
 import Logging
+import RESTSurface
+import SupabaseSurface
+import WebSurface
 
 /// The `--database` option every command that touches accounts shares.
 public struct DatabaseOptions: ParsableArguments {
@@ -30,7 +40,7 @@ public struct DatabaseOptions: ParsableArguments {
     public func withAdministration<T>(_ body: (UserAdministration) async throws -> T) async throws -> T {
         try await Storage.with(try location(), logger: Logger(label: "gatehouse")) { storage in
             try await storage.repository.migrate()
-            return try await body(UserAdministration(repository: storage.repository))
+            return try await body(UserAdministration(repository: storage.repository, numbers: LibPhoneNumber()))
         }
     }
 }

@@ -1,6 +1,12 @@
 import ArgumentParser
-import GatehouseServer
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehouseSQL
+import GraphQLSurface
 import Logging
+import WebSurface
 
 /// `gatehouse migrate`: brings the schema up to date, once, for a deploy step.
 ///

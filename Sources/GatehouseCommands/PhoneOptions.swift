@@ -1,5 +1,14 @@
 import ArgumentParser
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehouseSQL
 import GatehouseServer
+import GraphQLSurface
+import RESTSurface
+import SupabaseSurface
+import WebSurface
 
 /// `serve`'s options for phone sign-in: code lifetime and every sending limit (seed 004).
 public struct PhoneOptions: ParsableArguments {
@@ -33,14 +42,14 @@ public struct PhoneOptions: ParsableArguments {
         }
     }
 
-    /// Applies the options to a server configuration.
-    func apply(to configuration: inout GatehouseConfiguration) {
-        configuration.phone.codeLifetime = codeLifetime
-        configuration.phone.resendAfter = resendAfter
-        configuration.phone.sendsPerPhone = phoneSendsPerWindow
-        configuration.phone.sendsPerPhonePerDay = phoneSendsPerDay
-        configuration.phone.requestsPerAddress = phoneAddressLimit
-        configuration.phone.smsPerHour = smsPerHour
-        configuration.phone.silentAccountCheck = silentAccountCheck
+    /// Applies the options to the phone policy `serve` turns on when the app offers phone sign-in.
+    func apply(to policy: inout PhonePolicy) {
+        policy.codeLifetime = codeLifetime
+        policy.resendAfter = resendAfter
+        policy.sendsPerPhone = phoneSendsPerWindow
+        policy.sendsPerPhonePerDay = phoneSendsPerDay
+        policy.requestsPerAddress = phoneAddressLimit
+        policy.smsPerHour = smsPerHour
+        policy.silentAccountCheck = silentAccountCheck
     }
 }

@@ -1,9 +1,18 @@
 import ArgumentParser
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehouseSQL
 import GatehouseServer
+import GraphQLSurface
 import Hummingbird
 import Logging
 import LoginCore
+import RESTSurface
+import SupabaseSurface
+import WebSurface
 
 /// `gatehouse serve`: runs the auth server.
 ///
@@ -119,7 +128,6 @@ public struct ServeCommand: AsyncParsableCommand {
         configuration.webSessionIdleTimeout = webIdleTimeout
         try abuse.apply(to: &configuration)
         connections.apply(to: &configuration)
-        phone.apply(to: &configuration)
         try google.apply(to: &configuration)
         configuration.keyEncryptionKey = try kek.resolved()
         configuration.migrateOnStart = !noMigrate
@@ -135,27 +143,32 @@ public struct ServeCommand: AsyncParsableCommand {
             configuration.login = app.login
             configuration.supabaseAnonKey = app.backend.anonKey
             configuration.signInMethods = app.signIn
-            configuration.phone.enabled = app.signIn.offers(.phone)
-            configuration.phone.allowedRegions = app.signIn.phoneRegions
-            configuration.phone.registration = app.signIn.phoneRegistration
-            configuration.phone.appName = app.login.appName
+            // Phone sign-in exists only where the app file lists it: present means enabled.
+            if app.signIn.offers(.phone) {
+                var policy = PhonePolicy()
+                phone.apply(to: &policy)
+                policy.allowedRegions = app.signIn.phoneRegions
+                policy.registration = app.signIn.phoneRegistration
+                policy.appName = app.login.appName
+                policy.originHost = host
+                configuration.phone = policy
+            }
         }
-        configuration.phone.originHost = host
         // The outbox is never chosen silently: only by --sms-outbox, or by --demo.
-        let outbox = smsOutbox ?? (demo && configuration.phone.enabled && smsGateway.delivery == nil ? Self.demoOutbox : nil)
+        let outbox = smsOutbox ?? (demo && configuration.phone != nil && smsGateway.delivery == nil ? Self.demoOutbox : nil)
         if let outbox { configuration.sms = .outbox(path: outbox) }
-        if let gateway = smsGateway.delivery(appName: configuration.phone.appName) { configuration.sms = gateway }
+        if let gateway = smsGateway.delivery(appName: configuration.phone?.appName ?? PhonePolicy().appName) { configuration.sms = gateway }
         // A silent check sends after the answer, so a missing sender would fail where no one sees it.
-        if configuration.phone.enabled, configuration.phone.silentAccountCheck, configuration.sms == .none {
+        if configuration.phone?.silentAccountCheck == true, configuration.sms == .none {
             throw ValidationError("--silent-account-check needs an SMS sender (--sms-webhook, --sms-kannel or --sms-outbox)")
         }
-        if demo, configuration.phone.enabled { try await ensureDemoPhoneAccount() }
+        if demo, configuration.phone != nil { try await ensureDemoPhoneAccount() }
         if let anonKey { configuration.supabaseAnonKey = anonKey }
         let demo = demo
         let host = host
         let scheme = connections.scheme
         let supabase = configuration.supabaseAnonKey != nil
-        let phoneDemo = demo && configuration.phone.enabled ? outbox : nil
+        let phoneDemo = demo && configuration.phone != nil ? outbox : nil
         let app = try await buildApplication(configuration, logger: Logger(label: "gatehouse")) { boundPort in
             Self.announce(url: "\(scheme)://\(host):\(boundPort)", demo: demo, supabase: supabase)
             if let phoneDemo {

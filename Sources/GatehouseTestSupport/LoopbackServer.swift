@@ -1,8 +1,18 @@
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
 import GatehouseServer
+import GraphQLSurface
 import Hummingbird
 import Logging
+import RESTSurface
 import ServiceLifecycle
+import SupabaseSurface
+import WebSurface
 
 /// The real Gatehouse application on a loopback port with a fresh SQLite file, for tests and
 /// the benchmark. It runs in a `ServiceGroup` and stops gracefully.
@@ -41,7 +51,7 @@ public final class LoopbackServer: Sendable {
             let clock = configuration.clock
             try await Storage.with(try DatabaseLocation(path), logger: logger) { storage in
                 try await storage.repository.migrate()
-                let admin = UserAdministration(repository: storage.repository, hasher: PasswordHasher(limits: .tests), clock: clock)
+                let admin = UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), hasher: PasswordHasher(limits: .tests), clock: clock)
                 for user in users { try await admin.create(email: user.email, name: user.name, password: user.password) }
             }
         }

@@ -1,5 +1,12 @@
 import Foundation
-import GatehouseServer
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseOIDC
+import GatehouseSQL
+import GraphQLSurface
+import RESTSurface
+import SupabaseSurface
+import WebSurface
 
 /// Times argon2id hashes one at a time, on one thread, with nothing else running.
 enum HashTiming {

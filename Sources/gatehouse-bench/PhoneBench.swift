@@ -1,10 +1,20 @@
 import AsyncHTTPClient
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
 import GatehouseServer
 import GatehouseTestSupport
+import GraphQLSurface
 import Logging
 import NIOCore
+import RESTSurface
+import SupabaseSurface
 import Synchronization
+import WebSurface
 
 /// Seed 004's phone sign-in under load: `POST /api/auth/phone/otp` and `/verify` per second
 /// and their p99, with the outbox sender, against a server of its own with 16 phone accounts.
@@ -22,17 +32,17 @@ enum PhoneBench {
         let database = folder.appendingPathComponent("bench.sqlite").path
         try await Storage.with(try DatabaseLocation(database), logger: Logger(label: "bench")) { storage in
             try await storage.repository.migrate()
-            let admin = UserAdministration(repository: storage.repository, hasher: PasswordHasher(limits: .tests), clock: { Date() })
+            let admin = UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), hasher: PasswordHasher(limits: .tests), clock: { Date() })
             for index in 0..<16 { _ = try await admin.create(phone: phone(index), name: "Bench \(index)") }
         }
         let server = try await LoopbackServer.start(databasePath: database) {
-            $0.phone.enabled = true
+            $0.phone = PhonePolicy()
             $0.sms = .outbox(path: outbox)
-            $0.phone.resendAfter = 0
-            $0.phone.sendsPerPhone = 1_000_000
-            $0.phone.sendsPerPhonePerDay = 1_000_000
-            $0.phone.requestsPerAddress = 1_000_000
-            $0.phone.smsPerHour = 1_000_000
+            $0.phone?.resendAfter = 0
+            $0.phone?.sendsPerPhone = 1_000_000
+            $0.phone?.sendsPerPhonePerDay = 1_000_000
+            $0.phone?.requestsPerAddress = 1_000_000
+            $0.phone?.smsPerHour = 1_000_000
             // A phone sign-in goes through the same guarded pipeline as a password: its limits too.
             $0.abuse.addressLimit = 1_000_000
             $0.abuse.backoffThreshold = 1_000_000

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import GatehouseTestSupport
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
         #expect(created.status == 0, "\(created.stderr)")
         let outbox = folder.appendingPathComponent("outbox.jsonl").path
         let server = try await LoopbackServer.start(databasePath: database) {
-            $0.phone.enabled = true
+            $0.phone = PhonePolicy()
             $0.sms = .outbox(path: outbox)
         }
         return (server, outbox)

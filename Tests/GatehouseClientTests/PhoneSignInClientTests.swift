@@ -1,10 +1,20 @@
 import Foundation
 import GatehouseClient
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
 import GatehouseServer
 import GatehouseTestSupport
-import LoginCore
+import GraphQLSurface
 import Logging
+import LoginCore
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// The SDK's phone sign-in (seed 004) over each transport against the real server: send a code,
 /// read it from the server's outbox, verify it, and drive LoginCore's code-entry machine.
@@ -28,14 +38,14 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let outbox = folder.appendingPathComponent("outbox.jsonl").path
         let server = try await LoopbackServer.start(databasePath: folder.appendingPathComponent("db.sqlite").path) {
-            $0.phone.enabled = true
-            $0.phone.resendAfter = 0
+            $0.phone = PhonePolicy()
+            $0.phone?.resendAfter = 0
             $0.sms = .outbox(path: outbox)
             $0.supabaseAnonKey = ClientFixture.anonKey
             configure(&$0)
         }
         let database = try await SQLiteDatabase(path: server.databasePath, logger: Logger(label: "admin"))
-        let admin = UserAdministration(repository: SQLRepository(database: database.sql), hasher: PasswordHasher(limits: .tests), clock: { Date() })
+        let admin = UserAdministration(repository: SQLRepository(database: database.sql), numbers: LibPhoneNumber(), hasher: PasswordHasher(limits: .tests), clock: { Date() })
         _ = try await admin.create(phone: phone, name: "Asha Rao")
         try await database.close()
         return (server, outbox)
@@ -70,7 +80,7 @@ import Testing
     @Test(arguments: [BackendConfiguration.API.rest, .graphql, .supabase])
     func I26_resendWindowIsItsOwnOutcomeOnEveryBackend(api: BackendConfiguration.API) async throws {
         let request = PhoneCodeRequest(phone: Self.phone, country: "IN")
-        let (server, _) = try await Self.server { $0.phone.resendAfter = 60 }
+        let (server, _) = try await Self.server { $0.phone?.resendAfter = 60 }
         let client = try Self.client(server, api)
         _ = try await client.sendPhoneCode(request)
         do {
@@ -82,7 +92,7 @@ import Testing
             #expect(error.loginFailure == .resendTooSoon(retryAfter: wait))
         }
         await server.stop()
-        let (limited, _) = try await Self.server { $0.phone.sendsPerPhone = 1 }
+        let (limited, _) = try await Self.server { $0.phone?.sendsPerPhone = 1 }
         let other = try Self.client(limited, api)
         _ = try await other.sendPhoneCode(request)
         do {

@@ -1,10 +1,20 @@
 import Foundation
-@testable import GatehouseServer
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
+import GatehouseServer
+import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LoginCore
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// Issue 20's web seam: CSRF is one middleware on every web form POST. Each of the eight forms
 /// refuses a missing, an empty and a forged token with the same 403 `csrf`, before its handler
@@ -14,7 +24,7 @@ import Testing
 
     static func everyForm(_ configuration: inout GatehouseConfiguration) {
         configuration.signInMethods = SignInMethods(methods: [.email, .phone, .google])
-        configuration.phone.enabled = true
+        configuration.phone = PhonePolicy()
         configuration.google = try? ExternalProviderSettings(issuer: "http://127.0.0.1:9", clientIDs: ["web"])
         configuration.publicURL = "http://localhost:8080"
     }

@@ -1,11 +1,21 @@
 import Crypto
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
 import GatehouseModel
-@testable import GatehouseServer
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
+import GatehouseServer
+import GraphQLSurface
 import Logging
 import Metrics
 import MetricsTestKit
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// Issue 21, finding 3: with a silent account check a code's SMS leaves after the answer,
 /// through the delivery queue; a gateway that fails is retried by its sender, then logged and
@@ -26,10 +36,9 @@ import Testing
 
     static func issuer(_ repository: SQLRepository, sender: any MessageSender, deliveries: DeliveryQueue?, metrics: TestMetrics) -> PhoneCodeIssuer {
         var policy = PhonePolicy()
-        policy.enabled = true
         policy.silentAccountCheck = deliveries != nil
         var issuer = PhoneCodeIssuer(
-            codes: repository, throttles: repository, key: SymmetricKey(size: .bits256), references: AccountKeys(key: SymmetricKey(size: .bits256)),
+            codes: repository, throttles: repository, numbers: LibPhoneNumber(), key: SymmetricKey(size: .bits256), references: AccountKeys(key: SymmetricKey(size: .bits256)),
             sender: sender, deliveries: deliveries, policy: policy, logger: Logger(label: "test")
         )
         issuer.metrics = metrics

@@ -1,9 +1,19 @@
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
 import GatehouseModel
-@testable import GatehouseServer
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
+import GatehouseServer
 import GraphQL
+import GraphQLSurface
 import LoginCore
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// Issue 20's one vocabulary: every domain error renders, on GraphQL and Supabase Auth, to a code
 /// of the typed tables the SDK reads (`GraphQLErrorCode`, `GoTrueErrorCode`), and each table

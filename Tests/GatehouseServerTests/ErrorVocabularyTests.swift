@@ -1,7 +1,16 @@
 import Foundation
-@testable import GatehouseServer
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
+import GraphQLSurface
 import LoginCore
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// One domain error enum, rendered by each surface: REST, GraphQL, Supabase Auth and the web.
 @Suite struct ErrorVocabularyTests {

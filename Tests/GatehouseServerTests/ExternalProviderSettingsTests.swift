@@ -1,6 +1,16 @@
 import Foundation
-@testable import GatehouseServer
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
+import GatehouseServer
+import GraphQLSurface
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// What a provider configuration accepts: issuers, client ids, leeway and redirect targets
 /// (exact, except loopback on any port, RFC 8252 §7.3).
@@ -38,7 +48,10 @@ import Testing
 
     @Test func theCallbackIsThePublicURLsAndFlowSecretsAreDerivedPerState() throws {
         let settings = try ExternalProviderSettings(issuer: "http://127.0.0.1:9400", clientIDs: ["web", "ios"])
-        let google = ProviderSignIn(settings: settings, flowKey: .init(size: .bits256), publicURL: "https://auth.example.com/", logger: .init(label: "t"))
+        let google = ProviderSignIn(
+            settings: settings, provider: OpenIDConnectProvider(settings: settings, logger: .init(label: "t")), flowKey: .init(size: .bits256),
+            publicURL: "https://auth.example.com/"
+        )
         #expect(google.callbackURL == "https://auth.example.com/auth/google/callback")
         #expect(google.webClientID == "web")
         #expect(google.nonce(forState: "a") != google.nonce(forState: "b"))

@@ -1,9 +1,18 @@
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehouseSQL
 import GatehouseServer
+import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// `docs/openapi.yaml` is the document the server serves, and it lists exactly the API routes.
 @Suite struct OpenAPIDocumentTests {
@@ -37,7 +46,7 @@ import Testing
         let fixture = try await Fixture()
         var configuration = fixture.configuration
         configuration.supabaseAnonKey = "key"
-        configuration.phone.enabled = true
+        configuration.phone = PhonePolicy()
         configuration.google = try ExternalProviderSettings(clientIDs: ["web.apps.example"])
         let database = try await SQLiteDatabase(path: fixture.databasePath, logger: Logger(label: "t"))
         let router = try await buildRouter(configuration, repository: SQLRepository(database: database.sql), logger: Logger(label: "t"))

@@ -1,7 +1,15 @@
 import Foundation
+import GatehouseCore
+import GatehouseHTTP
 import GatehouseModel
-@testable import GatehouseServer
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
+import GraphQLSurface
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// libphonenumber through the C shim: validity, type, E.164 and the countries the screen uses.
 @Suite struct PhoneNumberTests {

@@ -1,10 +1,20 @@
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
 import GatehouseModel
-@testable import GatehouseServer
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
+import GatehouseServer
+import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// Seed 004's phone sign-in over REST: codes, their limits, the outbox, registration.
 @Suite struct PhoneSignInTests {
@@ -19,8 +29,8 @@ import Testing
 
     static func phoneOn(_ fixture: Fixture) -> (inout GatehouseConfiguration) -> Void {
         { configuration in
-            configuration.phone.enabled = true
-            configuration.phone.appName = "UrbanNest"
+            configuration.phone = PhonePolicy()
+            configuration.phone?.appName = "UrbanNest"
             configuration.sms = .outbox(path: fixture.outbox)
         }
     }
@@ -68,7 +78,7 @@ import Testing
             #expect(unknown.status == .notFound)
             #expect(try unknown.decoded(ErrorBody.self) == ErrorBody(error: "account_not_found", message: "No account found. Create one?"))
         }
-        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone.silentAccountCheck = true }) { client in
+        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone?.silentAccountCheck = true }) { client in
             let unknown = try await client.postJSON("/api/auth/phone/otp", #"{"phone":"91234 56789","country":"IN"}"#)
             let known = try await client.postJSON("/api/auth/phone/otp", #"{"phone":"98765 43210","country":"IN"}"#)
             #expect(unknown.status == .ok && known.status == .ok)
@@ -156,7 +166,7 @@ import Testing
 
     @Test func I26_theResendWindowAndARealLimitAreTwoCodesWithTheirRealWaits() async throws {
         let fixture = try await Self.fixture()
-        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone.requestsPerAddress = 1000 }) { client in
+        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone?.requestsPerAddress = 1000 }) { client in
             _ = try await client.sendCode()
             fixture.clock.advance(by: 27)
             let early = try await client.postJSON("/api/auth/phone/otp", #"{"phone":"+919876543210"}"#)
@@ -177,7 +187,7 @@ import Testing
 
     @Test func H_aPhoneGetsThreeCodesPerFifteenMinutesAndTenPerDay() async throws {
         let fixture = try await Self.fixture()
-        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone.requestsPerAddress = 1000 }) { client in
+        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone?.requestsPerAddress = 1000 }) { client in
             for _ in 1...3 {
                 _ = try await client.sendCode()
                 fixture.clock.advance(by: 61)
@@ -218,7 +228,7 @@ import Testing
 
     @Test func J_theHourlySMSBudgetAndAMissingSenderAnswer503NotTheUsersFault() async throws {
         let fixture = try await Self.fixture()
-        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone.smsPerHour = 0 }) { client in
+        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone?.smsPerHour = 0 }) { client in
             let response = try await client.postJSON("/api/auth/phone/otp", #"{"phone":"+919876543210"}"#)
             #expect(response.status == .serviceUnavailable && response.headers[.retryAfter] != nil)
             #expect(try (response.decoded(ErrorBody.self)).error == "sms_unavailable")
@@ -251,7 +261,7 @@ import Testing
 
     @Test func L_countriesListTheAllowedRegionsWithWhatTheScreenNeeds() async throws {
         let fixture = try await Self.fixture()
-        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone.allowedRegions = ["IN", "GB"] }) { client in
+        try await fixture.test({ Self.phoneOn(fixture)(&$0); $0.phone?.allowedRegions = ["IN", "GB"] }) { client in
             let response = try await client.execute(uri: "/api/auth/phone/countries", method: .get)
             #expect(response.status == .ok)
             struct Countries: Decodable { let countries: [PhoneCountry]; let `default`: String }

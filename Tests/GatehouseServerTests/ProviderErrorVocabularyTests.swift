@@ -1,7 +1,16 @@
 import Foundation
-@testable import GatehouseServer
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
+import GraphQLSurface
 import LoginCore
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// Sign in with a provider's failures on each surface: REST (seed 002's words), GraphQL,
 /// Supabase Auth (GoTrue's codes) and the web screen (LoginCore's outcomes).

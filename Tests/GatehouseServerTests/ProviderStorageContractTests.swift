@@ -1,7 +1,16 @@
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
 import GatehouseModel
-@testable import GatehouseServer
+import GatehouseOIDC
+import GatehouseSQL
+import GatehouseServer
+import GraphQLSurface
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// The storage contract for sign-in with a provider, on SQLite and PostgreSQL: flows that are
 /// used once and expire, the codes they return to apps, and identities linked and claimed.

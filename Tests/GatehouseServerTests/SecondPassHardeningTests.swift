@@ -1,17 +1,26 @@
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
 import GatehouseModel
-@testable import GatehouseServer
+import GatehouseOIDC
+import GatehouseSQL
+import GatehouseServer
+import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// Issue 21, the second attacker's pass: the silent account check on registration, and names
 /// with control characters, each with the attacker's exact input. (`return_to` is
 /// `ReturnPathTests`; the browser's side is `e2e/test_hardening_second_pass.py`.)
 @Suite struct SecondPassHardeningTests {
     static func silent(_ fixture: Fixture) -> (inout GatehouseConfiguration) -> Void {
-        { PhoneSignInTests.phoneOn(fixture)(&$0); $0.phone.silentAccountCheck = true; $0.phone.requestsPerAddress = 1000 }
+        { PhoneSignInTests.phoneOn(fixture)(&$0); $0.phone?.silentAccountCheck = true; $0.phone?.requestsPerAddress = 1000 }
     }
 
     @Test func H21_silentRegistrationAnswersATakenNumberLikeANewOneAndItsCodeSignsTheOwnerIn() async throws {

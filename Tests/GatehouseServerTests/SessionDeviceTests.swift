@@ -1,10 +1,20 @@
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
 import GatehouseModel
-@testable import GatehouseServer
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
+import GatehouseServer
+import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// Issue 20's shared seam for the device list: a session records its device (a label read from
 /// the user agent), the address it signed in from, and when it was last used.

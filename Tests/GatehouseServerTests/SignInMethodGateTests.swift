@@ -1,11 +1,20 @@
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
 import GatehouseModel
-@testable import GatehouseServer
+import GatehouseOIDC
+import GatehouseSQL
+import GatehouseServer
+import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LoginCore
+import RESTSurface
+import SupabaseSurface
 import Testing
+import WebSurface
 
 /// Issue 20's first correction: an app's `signIn.methods` gate every surface. An app that lists
 /// only phone and Google (UrbanNest) refuses the password on REST, GraphQL, Supabase Auth and

@@ -1,4 +1,6 @@
-import GatehouseServer
+import GatehouseCore
+import GatehouseHTTP
+import GatehouseSQL
 import Testing
 
 /// `--trusted-proxy` ranges: IPv4 and IPv6 CIDR, single addresses, and refusal of nonsense.

@@ -1,3 +1,7 @@
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseSQL
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -46,7 +50,7 @@ public func buildApplication(
 }
 
 /// HTTP/1, over TLS when configured, with the connection guards (see ``GuardedChannel``).
-func serverBuilder(_ configuration: GatehouseConfiguration) throws -> HTTPServerBuilder {
+package func serverBuilder(_ configuration: GatehouseConfiguration) throws -> HTTPServerBuilder {
     let limits = configuration.connections
     let connections = ConnectionCount()
     let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000)))
@@ -59,58 +63,10 @@ func serverBuilder(_ configuration: GatehouseConfiguration) throws -> HTTPServer
 }
 
 /// A TLS 1.2+ server configuration from PEM files.
-func tlsConfiguration(_ files: TLSFiles) throws -> TLSConfiguration {
+package func tlsConfiguration(_ files: TLSFiles) throws -> TLSConfiguration {
     let chain = try NIOSSLCertificate.fromPEMFile(files.certificateChainPath).map { NIOSSLCertificateSource.certificate($0) }
     let key = try NIOSSLPrivateKey(file: files.privateKeyPath, format: .pem)
     var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
     tls.minimumTLSVersion = .tlsv12
     return tls
-}
-
-/// Builds the router with every Gatehouse route, over any repository.
-/// - Parameters:
-///   - configuration: token lifetimes, hashing cost and the clock.
-///   - repository: where users and sessions live.
-///   - deliveries: the queue that sends messages off the request path; the caller runs it.
-///   - logger: the services' logger.
-public func buildRouter(
-    _ configuration: GatehouseConfiguration,
-    repository: some UserRepository & SessionRepository & ThrottleRepository & SecretRepository & SigningKeyRepository
-        & PhoneCodeRepository & OIDCFlowRepository,
-    deliveries: DeliveryQueue? = nil,
-    logger: Logger
-) async throws -> Router<GatehouseRequestContext> {
-    let location = try DatabaseLocation(configuration.databasePath)
-    let keys = KeyRing(
-        repository: repository, kek: try KeyEncryptionKey.resolve(configuration.keyEncryptionKey, location: location),
-        refreshInterval: .milliseconds(Int64(configuration.signingKeyRefreshInterval * 1000))
-    )
-    try await keys.start(legacyKeyFile: configuration.legacySigningKeyPath, now: configuration.clock())
-    let tokens = TokenIssuer(
-        keys: keys, issuer: configuration.issuer, audience: configuration.audience, lifetime: configuration.accessTokenLifetime
-    )
-    let service = try await AuthService(
-        repository: repository, hasher: PasswordHasher(parameters: configuration.argon2, pool: HashingPool.shared(configuration.hashing)),
-        tokens: tokens, configuration: configuration, deliveries: deliveries, logger: logger
-    )
-    let router = Router(context: GatehouseRequestContext.self)
-    router.add(middleware: ClientMiddleware(trustedProxies: configuration.trustedProxies, servesTLS: configuration.tls != nil))
-    router.add(middleware: SecurityHeadersMiddleware(formTargets: configuration.google.flatMap { $0.origin }.map { [$0] } ?? []))
-    if configuration.logRequests {
-        router.add(middleware: RequestLogMiddleware(level: .info))
-    }
-    router.add(middleware: JSONErrorMiddleware())
-    AuthController(service: service).addRoutes(to: router)
-    if configuration.phone.enabled { PhoneController(service: service).addRoutes(to: router) }
-    try GraphQLController(service: service, messages: configuration.login.messages).addRoutes(to: router)
-    if let anonKey = configuration.supabaseAnonKey {
-        GoTrueController(service: service, anonKey: anonKey).addRoutes(to: router)
-    }
-    if configuration.google != nil { GoogleController(service: service).addRoutes(to: router) }
-    WebController(service: service, resources: try WebResources.load()).addRoutes(to: router)
-    router.get("/.well-known/jwks.json") { _, _ in
-        try JSONBody.response(try await keys.jwks())
-    }
-    router.get("/health") { _, _ in try JSONBody.response(["status": "ok"]) }
-    return router
 }

@@ -1,4 +1,8 @@
 import Foundation
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GraphQLSurface
 import LoginCore
 
 /// How a Gatehouse server runs: where it listens, where it stores, how long tokens live.
@@ -43,8 +47,8 @@ public struct GatehouseConfiguration: Sendable {
     public var abuse = AbusePolicy()
     /// The ways in the app file lists, in the order its screen shows them.
     public var signInMethods = SignInMethods()
-    /// Phone sign-in: regions, codes and their limits (seed 004).
-    public var phone = PhonePolicy()
+    /// Phone sign-in: regions, codes and their limits (seed 004); `nil` when the app does not offer it.
+    public var phone: PhonePolicy?
     /// Where SMS go (`serve --sms-outbox`, …).
     public var sms = SMSDelivery.none
     /// Google (or another OpenID provider) for sign-in (`--google-issuer`, `--google-client-id`, …).
@@ -71,7 +75,7 @@ public struct GatehouseConfiguration: Sendable {
     public init() {}
 
     /// ``publicURL``, or the listening address.
-    var resolvedPublicURL: String {
+    package var resolvedPublicURL: String {
         if let publicURL { return publicURL }
         let scheme = tls == nil ? "http" : "https"
         let host = host.contains(":") ? "[\(host)]" : host
@@ -79,7 +83,7 @@ public struct GatehouseConfiguration: Sendable {
     }
 
     /// The key file an earlier release kept beside an SQLite database; imported on first start.
-    var legacySigningKeyPath: String? {
+    package var legacySigningKeyPath: String? {
         guard case .sqlite(let path)? = try? DatabaseLocation(databasePath), path != ":memory:" else { return nil }
         return path + ".signing-key.pem"
     }
@@ -93,5 +97,22 @@ public struct TLSFiles: Sendable, Equatable {
     public init(certificateChainPath: String, privateKeyPath: String) {
         self.certificateChainPath = certificateChainPath
         self.privateKeyPath = privateKeyPath
+    }
+}
+
+extension GatehouseConfiguration {
+    /// What the pipeline needs of this configuration (lifetimes, limits, methods, copy, clock).
+    package var authSettings: AuthSettings {
+        var settings = AuthSettings()
+        settings.refreshTokenLifetime = refreshTokenLifetime
+        settings.webSessionLifetime = webSessionLifetime
+        settings.webSessionIdleTimeout = webSessionIdleTimeout
+        settings.refreshReuseGrace = refreshReuseGrace
+        settings.abuse = abuse
+        settings.signInMethods = signInMethods
+        settings.login = login
+        settings.publicURL = resolvedPublicURL
+        settings.clock = clock
+        return settings
     }
 }

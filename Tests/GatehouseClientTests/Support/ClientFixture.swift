@@ -3,12 +3,22 @@ import Foundation
 import FoundationNetworking
 #endif
 import GatehouseClient
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
 import GatehouseServer
 import GatehouseTestSupport
+import GraphQLSurface
 import Logging
-import SQLKit
-import Synchronization
 import LoginCore
+import RESTSurface
+import SQLKit
+import SupabaseSurface
+import Synchronization
+import WebSurface
 
 /// The real server on loopback and clients of it, all on one hand-moved clock.
 struct ClientFixture {
@@ -54,7 +64,7 @@ struct ClientFixture {
     func administer(_ body: (UserAdministration) async throws -> Void) async throws {
         let database = try await SQLiteDatabase(path: server.databasePath, logger: Logger(label: "admin"))
         let clock = clock
-        try await body(UserAdministration(repository: SQLRepository(database: database.sql), hasher: PasswordHasher(limits: .tests), clock: { clock.now }))
+        try await body(UserAdministration(repository: SQLRepository(database: database.sql), numbers: LibPhoneNumber(), hasher: PasswordHasher(limits: .tests), clock: { clock.now }))
         try await database.close()
     }
 

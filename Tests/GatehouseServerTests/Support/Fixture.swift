@@ -1,10 +1,20 @@
 import Foundation
-@testable import GatehouseServer
-import SQLKit
+import GatehouseCore
+import GatehouseDelivery
+import GatehouseHTTP
+import GatehouseOIDC
+import GatehousePhoneNumbers
+import GatehouseSQL
+import GatehouseServer
 import GatehouseTestSupport
+import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import RESTSurface
+import SQLKit
+import SupabaseSurface
+import WebSurface
 
 /// A fresh SQLite file in a temporary folder, seeded with seed 000's demo account.
 struct Fixture {
@@ -59,7 +69,7 @@ struct Fixture {
         return try await Storage.with(try DatabaseLocation(databasePath), logger: Logger(label: "test")) { storage in
             try await storage.repository.migrate()
             let hasher = PasswordHasher(parameters: argon2, limits: Self.hashing)
-            return try await body(UserAdministration(repository: storage.repository, hasher: hasher, clock: { clock.now }))
+            return try await body(UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), hasher: hasher, clock: { clock.now }))
         }
     }
 

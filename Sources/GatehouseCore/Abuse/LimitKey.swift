@@ -1,0 +1,64 @@
+import Foundation
+
+/// Every counter the server keeps in the database, named by what it counts.
+///
+/// Counters are rows of ``ThrottleRepository`` keyed by ``storageKey``, the same strings as
+/// before this type existed, so counters running during an upgrade carry on. Accounts and
+/// phones appear only as keyed references (``AccountKeys``), never as themselves.
+package enum LimitKey: Sendable, Hashable {
+    /// Sign-in attempts from one client address.
+    case signInAddress(String)
+    /// An account's consecutive failures from one device (or, without a device token, one address).
+    case failureStreak(account: String, device: String?, address: String)
+    /// An account's failures in the hour from devices that never signed in to it.
+    case accountFailures(account: String)
+    /// Code requests and account checks from one client address.
+    case phoneAddress(String)
+    /// Codes sent to one phone in the short window.
+    case phoneSends(phone: String)
+    /// Codes sent to one phone in the day.
+    case phoneDay(phone: String)
+    /// SMS the whole service sent this hour.
+    case smsBudget
+    /// Provider sign-ins started from one client address.
+    case providerStarts(String)
+    /// An ID token already presented (its hash).
+    case spentIDToken(String)
+
+    package var storageKey: String {
+        switch self {
+        case .signInAddress(let address): "addr:\(address)"
+        case .failureStreak(let account, let device?, _): "fail:\(account):dev:\(device)"
+        case .failureStreak(let account, nil, let address): "fail:\(account):ip:\(address)"
+        case .accountFailures(let account): "acct:\(account)"
+        case .phoneAddress(let address): "phone-address:\(address)"
+        case .phoneSends(let phone): "phone-sends:\(phone)"
+        case .phoneDay(let phone): "phone-day:\(phone)"
+        case .smsBudget: "sms-global"
+        case .providerStarts(let address): "oidcstart:\(address)"
+        case .spentIDToken(let hash): "idtoken-used:\(hash)"
+        }
+    }
+}
+
+extension ThrottleRepository {
+    /// Counts one event on `key`.
+    package func hit(_ key: LimitKey, window: TimeInterval, at now: Date) async throws -> ThrottleCounter {
+        try await hit(key.storageKey, window: window, at: now)
+    }
+
+    /// The one limit check: counts one event on `key` and, past `maximum` in the window,
+    /// refuses with ``GatehouseError/rateLimited(retryAfter:)`` and the wait until it ends.
+    package func admit(_ key: LimitKey, maximum: Int, per window: TimeInterval, at now: Date) async throws {
+        let counter = try await hit(key, window: window, at: now)
+        guard counter.count > maximum else { return }
+        throw GatehouseError.rateLimited(retryAfter: counter.wait(window: window, now: now))
+    }
+}
+
+extension ThrottleCounter {
+    /// Whole seconds (at least 1) until this counter's window ends.
+    package func wait(window: TimeInterval, now: Date) -> Int {
+        max(1, Int(windowStart.addingTimeInterval(window).timeIntervalSince(now).rounded(.up)))
+    }
+}

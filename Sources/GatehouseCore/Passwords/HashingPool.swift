@@ -1,0 +1,109 @@
+import CArgon2
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How password hashing may use the machine.
+public struct HashingLimits: Sendable, Hashable {
+    /// Hashing threads; one per core lets logins reach the argon2id bound.
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// Hashes that may wait for a thread; past this a sign-in is answered 503 at once.
+    public var queueDepth = 64
+    /// The threads' nice value (Linux): above the event loops' 0, so any request that is not
+    /// a hash preempts hashing and stays fast while logins flood in.
+    public var niceness: Int32 = 10
+
+    public init() {}
+
+    /// Limits with a queue of `queueDepth` (tests that run many servers at once use a deep one).
+    public init(queueDepth: Int) {
+        self.queueDepth = queueDepth
+    }
+}
+
+/// Dedicated, low-priority threads for password hashing, with a bounded queue.
+///
+/// Hashing never runs on an event loop or on the shared NIO thread pool, which also runs
+/// file and database work. A full queue refuses new work with
+/// ``GatehouseError/overloaded(retryAfter:)`` instead of letting latency grow without bound.
+package final class HashingPool: @unchecked Sendable {
+    package let limits: HashingLimits
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+
+    private init(limits: HashingLimits) {
+        self.limits = limits
+        for index in 0..<max(1, limits.threads) {
+            let thread = Thread { [unowned self] in
+                #if os(Linux)
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(gatehouse_thread_id()), limits.niceness)
+                #endif
+                self.work()
+            }
+            thread.name = "gatehouse-hash-\(index)"
+            thread.start()
+        }
+    }
+
+    /// One pool per distinct limits for the life of the process, so servers built again and
+    /// again (tests) do not leak threads.
+    package static func shared(_ limits: HashingLimits) -> HashingPool {
+        registry.withLock { pools in
+            if let pool = pools[limits] { return pool }
+            let pool = HashingPool(limits: limits)
+            pools[limits] = pool
+            return pool
+        }
+    }
+
+    private static let registry = LockedPools()
+
+    /// Runs `work` on a hashing thread.
+    /// - Parameters:
+    ///   - refusable: whether a full queue refuses the work with
+    ///     ``GatehouseError/overloaded(retryAfter:)`` (sign-ins) rather than queueing it anyway
+    ///     (an operator creating an account).
+    ///   - work: the hash.
+    package func run<T: Sendable>(refusable: Bool, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            condition.lock()
+            guard !refusable || jobs.count - head < limits.queueDepth else {
+                condition.unlock()
+                continuation.resume(throwing: GatehouseError.overloaded(retryAfter: 1))
+                return
+            }
+            jobs.append { continuation.resume(with: Result { try work() }) }
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while head == jobs.count { condition.wait() }
+            let job = jobs[head]
+            head += 1
+            if head > 1024, head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            condition.unlock()
+            job()
+        }
+    }
+}
+
+/// The registry of pools, behind a lock.
+private final class LockedPools: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pools: [HashingLimits: HashingPool] = [:]
+
+    package func withLock<T>(_ body: (inout [HashingLimits: HashingPool]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&pools)
+    }
+}

@@ -1,0 +1,179 @@
+import Crypto
+import Foundation
+import GatehouseModel
+import Logging
+import Metrics
+
+/// Sends and checks one-time codes: the limits, the code, its HMAC, the SMS.
+///
+/// Codes are 6 digits from the system CSPRNG, stored only as an HMAC-SHA256 under a server
+/// secret (a plain hash of a million possibilities falls to an offline search). Every limit is
+/// a counter in the database, checked before anything is sent or looked up.
+package struct PhoneCodeIssuer: Sendable {
+    package let codes: any PhoneCodeRepository
+    /// Reads the numbers people type (libphonenumber, through its adapter).
+    package let numbers: any PhoneNumberReader
+    package let throttles: any ThrottleRepository
+    /// Keys the code MACs.
+    package let key: SymmetricKey
+    /// Keyed references for counter keys, the same the sign-in limits use.
+    package let references: AccountKeys
+    package let sender: (any MessageSender)?
+    /// Where a silent account check's messages go, so every request answers after the same work.
+    package let deliveries: DeliveryQueue?
+    package let policy: PhonePolicy
+    package let logger: Logger
+    /// Where delivery results are counted (`gatehouse_messages_total{channel, result}`).
+    package var metrics: any MetricsFactory = MetricsSystem.factory
+
+    /// The name of the HMAC key in ``SecretRepository``.
+    package static let secretName = "phone-code-hmac-v1"
+
+    package init(
+        codes: any PhoneCodeRepository, throttles: any ThrottleRepository, numbers: any PhoneNumberReader, key: SymmetricKey,
+        references: AccountKeys, sender: (any MessageSender)?, deliveries: DeliveryQueue?, policy: PhonePolicy, logger: Logger
+    ) {
+        self.codes = codes
+        self.throttles = throttles
+        self.numbers = numbers
+        self.key = key
+        self.references = references
+        self.sender = sender
+        self.deliveries = deliveries
+        self.policy = policy
+        self.logger = logger
+    }
+
+    /// Phone codes over one repository, with the code key every instance shares.
+    package static func open(
+        _ repository: some PhoneCodeRepository & ThrottleRepository & SecretRepository, numbers: any PhoneNumberReader,
+        references: AccountKeys, sender: (any MessageSender)?, deliveries: DeliveryQueue?, policy: PhonePolicy, logger: Logger
+    ) async throws -> PhoneCodeIssuer {
+        PhoneCodeIssuer(
+            codes: repository, throttles: repository, numbers: numbers, key: try await repository.key(named: secretName),
+            references: references, sender: sender, deliveries: deliveries, policy: policy, logger: logger
+        )
+    }
+
+    /// The regions codes may go to, as the pickers show them, in `language`.
+    package func countries(language: String = "en") -> [PhoneCountry] {
+        policy.allowedRegions.compactMap { numbers.country($0, language: language) }
+    }
+
+    /// The number a client typed, if a code may be sent to it: valid, mobile, in an allowed region.
+    package func number(_ text: String, country: String?) throws -> PhoneNumber {
+        let region = (country ?? policy.allowedRegions.first ?? "").uppercased()
+        guard let number = numbers.parse(text, region: region), number.canReceiveSMS,
+              policy.allowedRegions.contains(number.region)
+        else { throw GatehouseError.invalidPhone }
+        return number
+    }
+
+    /// The per-address, resend and per-phone limits, in that order; each refusal says how long to wait.
+    package func admitSend(to phone: String, from client: ClientInfo, now: Date) async throws {
+        try await throttles.admit(.phoneAddress(client.address), maximum: policy.requestsPerAddress, per: TimeInterval(policy.addressWindow), at: now)
+        if let current = try await codes.phoneCode(phone: phone), current.consumedAt == nil {
+            let wait = current.createdAt.addingTimeInterval(TimeInterval(policy.resendAfter)).timeIntervalSince(now)
+            if wait > 0 { throw GatehouseError.resendTooSoon(retryAfter: Int(wait.rounded(.up))) }
+        }
+        let reference = references.reference(for: "phone:\(phone)")
+        try await throttles.admit(.phoneSends(phone: reference), maximum: policy.sendsPerPhone, per: TimeInterval(policy.phoneWindow), at: now)
+        try await throttles.admit(.phoneDay(phone: reference), maximum: policy.sendsPerPhonePerDay, per: 24 * 3600, at: now)
+    }
+
+    /// Stores a new code for `phone` (replacing its old one) and, when `deliver`, sends it.
+    ///
+    /// With a silent account check the message goes through ``deliveries``: the hourly budget,
+    /// the gateway and its retries all run after the answer, so a number with an account and one
+    /// without get the same answer in the same time, and a failure is logged, never answered.
+    /// Otherwise it is sent inside the request, and a failure is 503 `sms_unavailable`.
+    package func issue(
+        to phone: PhoneNumber, purpose: PhoneCodePurpose, name: String?, deliver: Bool, now: Date
+    ) async throws -> PhoneCodeSent {
+        let queued = policy.silentAccountCheck && deliveries != nil
+        if deliver, !queued { try await spendBudget(now: now) }
+        let code = Self.generateCode(length: policy.codeLength)
+        let id = RefreshToken.generate(prefix: "ghv_")
+        let record = PhoneCodeRecord(
+            id: id, phone: phone.e164, purpose: purpose, name: name, codeMAC: mac(id: id, code: code), createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(policy.codeLifetime)), attempts: 0
+        )
+        try await codes.putPhoneCode(record)
+        if deliver {
+            let message = SMSMessage.code(code, to: phone.e164, policy: policy)
+            if queued, let deliveries {
+                // Its failure is logged and counted by `send`; no one is waiting for the answer.
+                deliveries.enqueue { [self] in try? await send(message, id: id, now: now) }
+            } else {
+                try await send(message, id: id, now: now, budgetSpent: true)
+            }
+        }
+        return PhoneCodeSent(
+            verificationID: id, phoneMasked: phone.masked, expiresIn: policy.codeLifetime, resendAfter: policy.resendAfter,
+            codeLength: policy.codeLength
+        )
+    }
+
+    /// Counts one SMS against the hourly budget; past it, 503 with the wait.
+    private func spendBudget(now: Date) async throws {
+        let budget = try await throttles.hit(.smsBudget, window: 3600, at: now)
+        if budget.count > policy.smsPerHour {
+            logger.warning("SMS budget for this hour is spent", metadata: ["sms.budget": "\(policy.smsPerHour)"])
+            throw GatehouseError.smsUnavailable(retryAfter: budget.wait(window: 3600, now: now))
+        }
+    }
+
+    /// Sends one code (the sender retries); a code that could not be sent is deleted, so a new
+    /// one can be asked for at once, and the failure is logged with the number redacted.
+    private func send(_ message: SMSMessage, id: String, now: Date, budgetSpent: Bool = false) async throws {
+        do {
+            if !budgetSpent { try await spendBudget(now: now) }
+            guard let sender else { throw DeliveryError("no SMS sender is configured") }
+            try await sender.send(.sms(message))
+            count(.sms(message), result: "sent")
+        } catch {
+            count(.sms(message), result: "failed")
+            try? await codes.deletePhoneCode(id: id)
+            logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))", "error": "\(Self.describe(error))"])
+            throw GatehouseError.smsUnavailable(retryAfter: 30)
+        }
+    }
+
+    private func count(_ message: OutgoingMessage, result: String) {
+        Counter(label: "gatehouse_messages_total", dimensions: [("channel", message.channel), ("result", result)], factory: metrics).increment()
+    }
+
+    /// The code's record if `code` is right; every try is counted before it is compared.
+    package func check(id: String, code: String, now: Date) async throws -> PhoneCodeRecord {
+        guard let claimed = try await codes.claimAttempt(id: id, maximum: policy.maximumAttempts, now: now) else {
+            let record = try await codes.phoneCode(id: id)
+            if let record, record.consumedAt == nil, now < record.expiresAt, record.attempts >= policy.maximumAttempts {
+                throw GatehouseError.codeRejected(.exhausted)
+            }
+            throw GatehouseError.codeRejected(.expired)
+        }
+        if matches(code, id: id, mac: claimed.codeMAC), try await codes.consumePhoneCode(id: id, at: now) { return claimed }
+        let left = policy.maximumAttempts - claimed.attempts
+        throw GatehouseError.codeRejected(left > 0 ? .incorrect(attemptsLeft: left) : .exhausted)
+    }
+
+    package func mac(id: String, code: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data("\(id):\(code)".utf8), using: key).hexEncoded
+    }
+
+    /// Compares in constant time (HMAC verification), whatever `code` is.
+    private func matches(_ code: String, id: String, mac stored: String) -> Bool {
+        guard let expected = Data(hex: stored) else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(expected, authenticating: Data("\(id):\(code)".utf8), using: key)
+    }
+
+    /// `length` decimal digits, uniformly from the system CSPRNG.
+    package static func generateCode(length: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<length).map { _ in Character(String(UInt8.random(in: 0...9, using: &generator))) })
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? DeliveryError)?.reason ?? String(describing: type(of: error))
+    }
+}

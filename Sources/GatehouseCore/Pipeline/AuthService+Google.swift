@@ -1,0 +1,179 @@
+import Foundation
+import GatehouseModel
+
+extension AuthService {
+    /// The configured provider, or ``ProviderFailure/notConfigured``.
+    package func requireGoogle() throws -> ProviderSignIn {
+        guard let google else { throw GatehouseError.methodNotOffered(.google) }
+        return google
+    }
+
+    /// Starts a sign-in with Google: stores the flow and returns where to send the browser.
+    ///
+    /// - Parameters:
+    ///   - purpose: what the callback does (web session, code back to an app, link).
+    ///   - returnTo: a local path (web) or an allowed redirect target (app).
+    ///   - clientState: the app's own state, echoed back.
+    ///   - codeChallenge: the app's PKCE S256 challenge (required for apps).
+    ///   - userID: the signed-in user, for a link.
+    ///   - client: who asks; each address may start as many flows as it may make sign-in attempts.
+    package func startGoogleFlow(
+        purpose: OIDCFlowPurpose, returnTo: String? = nil, clientState: String? = nil, codeChallenge: String? = nil,
+        userID: String? = nil, from client: ClientInfo
+    ) async throws -> ProviderStart {
+        let google = try requireGoogle()
+        try checkFlowRequest(purpose: purpose, returnTo: returnTo, clientState: clientState, codeChallenge: codeChallenge, google)
+        // Counted before anything is fetched or stored, so a flood of starts stores nothing.
+        let policy = settings.abuse
+        try await limiter.throttles.admit(.providerStarts(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
+        let endpoint = try await providerCall { try await google.provider.authorizationEndpoint(now: now) }
+        let state = RefreshToken.generate(prefix: "")
+        let binding = RefreshToken.generate(prefix: "")
+        try await flows.insertFlow(OIDCFlowRecord(
+            id: RefreshToken.hash(state), provider: .google, purpose: purpose, bindingHash: RefreshToken.hash(binding),
+            returnTo: returnTo, clientState: clientState, codeChallenge: codeChallenge, userID: userID,
+            createdAt: now, expiresAt: now.addingTimeInterval(ProviderSignIn.flowLifetime)
+        ))
+        if Int.random(in: 0..<64) == 0 { _ = try? await flows.purgeFlows(before: now.addingTimeInterval(-3600)) }
+        return ProviderStart(url: google.authorizationURL(endpoint: endpoint, state: state), binding: binding)
+    }
+
+    private func checkFlowRequest(
+        purpose: OIDCFlowPurpose, returnTo: String?, clientState: String?, codeChallenge: String?, _ google: ProviderSignIn
+    ) throws {
+        if let clientState, clientState.utf8.count > 512 { throw GatehouseError.invalidRequest("state must be at most 512 bytes") }
+        switch purpose {
+        case .app:
+            guard let returnTo, returnTo.utf8.count <= 2048, google.settings.allowsRedirect(to: returnTo) else {
+                throw GatehouseError.providerSignIn(.redirectNotAllowed)
+            }
+            guard let codeChallenge, codeChallenge.utf8.count == 43, Data(base64URLEncoded: codeChallenge) != nil else {
+                throw GatehouseError.invalidRequest("code_challenge must be an S256 challenge (43 base64url characters)")
+            }
+        case .web, .link:
+            if let returnTo, ReturnPath.validated(returnTo, publicURL: settings.publicURL) == nil {
+                throw GatehouseError.providerSignIn(.redirectNotAllowed)
+            }
+        }
+    }
+
+    /// The provider said no (`error=access_denied`) or failed: the flow is used up and returned,
+    /// so its surface can answer where it began.
+    package func abandonGoogleFlow(state: String, binding: String?) async throws -> OIDCFlowRecord {
+        try await boundFlow(state: state, binding: binding)
+    }
+
+    /// Finishes an app's flow after its callback was admitted: a one-time code for the app to
+    /// exchange with its PKCE verifier, and the address to send the browser to.
+    package func returnToApp(_ admission: Admission) async throws -> String {
+        guard let flow = admission.flow, flow.purpose == .app, let target = flow.returnTo else {
+            throw GatehouseError.providerSignIn(.invalidFlow)
+        }
+        let code = RefreshToken.generate(prefix: "ghc_")
+        try await flows.completeFlow(
+            id: flow.id, userID: admission.user.id, isNewUser: admission.isNewUser, codeHash: RefreshToken.hash(code),
+            expiresAt: now.addingTimeInterval(ProviderSignIn.returnCodeLifetime)
+        )
+        return Self.appending(["code": code, "state": flow.clientState], to: target)
+    }
+
+    /// `target` with query items added (nil values skipped).
+    package static func appending(_ items: [String: String?], to target: String) -> String {
+        var components = URLComponents(string: target) ?? URLComponents()
+        let added = items.sorted { $0.key < $1.key }.compactMap { key, value in value.map { URLQueryItem(name: key, value: $0) } }
+        components.queryItems = (components.queryItems ?? []) + added
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string ?? target
+    }
+
+    /// The Google grant's verifier: validates the proof and finds, links or creates the account.
+    package func verifyGoogle(_ proof: ProviderProof) async throws -> Verified {
+        let google = try requireGoogle()
+        switch proof {
+        case .idToken(let token, let nonce):
+            let identity = try await providerCall { try await google.provider.verify(token, nonce: .hashed(nonce), now: now) }
+            try await spend(identity, token: token)
+            return try await account(for: identity)
+        case .authorizationCode(let code, let redirectURI, let codeVerifier):
+            let identity = try await providerCall {
+                let token = try await google.provider.exchange(
+                    code: code, redirectURI: redirectURI ?? google.callbackURL, verifier: codeVerifier, clientID: google.webClientID,
+                    now: now
+                )
+                return try await google.provider.verify(token, nonce: .unchecked, now: now)
+            }
+            return try await account(for: identity)
+        case .callback(let state, let code, let binding):
+            let flow = try await boundFlow(state: state, binding: binding)
+            let identity = try await providerCall {
+                let token = try await google.provider.exchange(
+                    code: code, redirectURI: google.callbackURL, verifier: google.codeVerifier(forState: state),
+                    clientID: google.webClientID, now: now
+                )
+                return try await google.provider.verify(token, nonce: .exact(google.nonce(forState: state)), now: now)
+            }
+            var verified = if flow.purpose == .link, let userID = flow.userID {
+                try await link(identity, toUser: userID)
+            } else {
+                try await account(for: identity)
+            }
+            verified.flow = flow
+            return verified
+        }
+    }
+
+    /// Remembers an ID token a client presented, hashed, until it expires: presenting it again
+    /// (with its nonce, or without one) is refused. The token, not the nonce alone, is the key:
+    /// it binds the nonce to one sign-in at the provider, and tokens without a nonce are covered
+    /// too. One atomic counter in the database, so instances racing with one token admit it once.
+    private func spend(_ identity: ExternalIdentity, token: String) async throws {
+        let window = min(identity.usableUntil.timeIntervalSince(now), 24 * 3600)
+        guard window > 0 else { return }
+        let used = try await limiter.throttles.hit(.spentIDToken(RefreshToken.hash(token)), window: window + 1, at: now)
+        guard used.count == 1 else {
+            logger.notice("ID token refused", metadata: ["reason": "replayed"])
+            throw GatehouseError.providerSignIn(.invalidToken("token already used"))
+        }
+    }
+
+    /// The flow-code grant's verifier: the account a finished flow proved, once, to the app
+    /// holding the PKCE verifier.
+    package func verifyFlowCode(_ code: String, verifier: String) async throws -> Verified {
+        guard let flow = try await flows.exchangeFlowCode(hash: RefreshToken.hash(code), now: now),
+              let challenge = flow.codeChallenge,
+              ConstantTime.equal(ProviderSignIn.challenge(for: verifier), challenge),
+              let userID = flow.userID, let user = try await users.user(id: userID)
+        else { throw GatehouseError.providerSignIn(.invalidFlow) }
+        return Verified(user: user, isNewUser: flow.isNewUser)
+    }
+
+    /// Consumes a flow by its state; it must be unused, unexpired and bound to this browser.
+    private func boundFlow(state: String, binding: String?) async throws -> OIDCFlowRecord {
+        guard !state.isEmpty, state.utf8.count <= 128,
+              let flow = try await flows.consumeFlow(id: RefreshToken.hash(state), now: now)
+        else { throw GatehouseError.providerSignIn(.invalidFlow) }
+        guard let binding, ConstantTime.equal(RefreshToken.hash(binding), flow.bindingHash) else {
+            logger.notice("Provider flow refused", metadata: ["reason": "binding_mismatch", "purpose": "\(flow.purpose.rawValue)"])
+            throw GatehouseError.providerSignIn(.invalidFlow)
+        }
+        return flow
+    }
+
+    /// Runs provider work, turning its failures into the domain's errors.
+    private func providerCall<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let failure as ProviderFailure {
+            if case .invalidToken(let reason) = failure {
+                logger.notice("ID token refused", metadata: ["reason": "\(reason)"])
+            }
+            throw GatehouseError.providerSignIn(failure)
+        }
+    }
+}
+
+/// Where to send a browser to start a provider flow, and the cookie that binds the flow to it.
+package struct ProviderStart: Sendable {
+    package let url: String
+    package let binding: String
+}

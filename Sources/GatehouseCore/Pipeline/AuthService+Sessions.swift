@@ -1,0 +1,52 @@
+import Foundation
+
+/// Which sessions a logout ends (the same scopes as Supabase Auth).
+public enum LogoutScope: String, Sendable, CaseIterable {
+    /// Only the session of the presented token (seed 001 US3.4: this device only).
+    case local
+    /// Every session of the user.
+    case global
+    /// Every session of the user except the presented one.
+    case others
+}
+
+/// Who a request is signed in as: the user and the live session.
+public struct Principal: Sendable {
+    public let user: UserRecord
+    public let session: SessionRecord
+}
+
+extension AuthService {
+    /// The user and session of an access token that is valid now and whose session is live.
+    package func authenticate(accessToken: String) async throws -> Principal {
+        let claims = try await tokens.verify(accessToken, now: now)
+        guard let principal = try await livePrincipal(sessionID: claims.sid), principal.user.id == claims.sub.value else {
+            throw GatehouseError.sessionEnded
+        }
+        return principal
+    }
+
+    /// The session and its user, if the session is neither revoked nor expired and its user is
+    /// neither locked nor signed in with a password changed since.
+    package func livePrincipal(sessionID: String) async throws -> Principal? {
+        guard let (session, user) = try await sessions.sessionWithUser(id: sessionID),
+              session.revokedAt == nil, now < session.expiresAt, user.lockedAt == nil,
+              user.passwordChangedAt <= session.createdAt
+        else { return nil }
+        return Principal(user: user, session: session)
+    }
+
+    /// Ends sessions of the token's user according to `scope`.
+    package func logout(_ principal: Principal, scope: LogoutScope) async throws {
+        let reason = SessionEndReason(logout: scope)
+        switch scope {
+        case .local:
+            try await sessions.revokeSession(id: principal.session.id, at: now, reason: reason)
+        case .global:
+            _ = try await sessions.revokeSessions(userID: principal.user.id, keeping: nil, at: now, reason: reason)
+        case .others:
+            _ = try await sessions.revokeSessions(userID: principal.user.id, keeping: principal.session.id, at: now, reason: reason)
+        }
+        logger.info("Logout", metadata: ["user.id": "\(principal.user.id)", "scope": "\(scope.rawValue)"])
+    }
+}

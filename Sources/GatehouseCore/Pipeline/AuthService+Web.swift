@@ -1,0 +1,66 @@
+import Foundation
+
+extension AuthService {
+    /// Signs a browser in through the same pipeline as every grant, and opens a web session.
+    ///
+    /// The id is new at every sign-in; a web session the browser already held is ended, so an
+    /// id planted before sign-in (session fixation) is worth nothing after it.
+    /// - Parameters:
+    ///   - previousID: the web session id the browser presented, if any.
+    package func signInToWeb(_ grant: Grant, from client: ClientInfo, replacing previousID: String?) async throws -> WebSignIn {
+        let admitted = try await admit(grant, from: client)
+        let id = try await openWebSession(for: admitted.user, method: grant.method, client: client, replacing: previousID)
+        return WebSignIn(sessionID: id, deviceToken: admitted.deviceToken, isNewUser: admitted.isNewUser)
+    }
+
+    /// Opens a web session for an admitted user, ending the one the browser held; returns its id.
+    package func openWebSession(for user: UserRecord, method: String, client: ClientInfo, replacing previousID: String?) async throws -> String {
+        if let previousID, let previous = try await sessions.webSession(hash: WebSessionID.hash(previousID)) {
+            try await sessions.revokeSession(id: previous.sessionID, at: now, reason: .webSessionReplaced)
+        }
+        let id = WebSessionID.generate()
+        _ = try await openSession(for: user, method: method, client: client, lifetime: settings.webSessionLifetime) { session in
+            .webSession(WebSessionRecord(
+                idHash: WebSessionID.hash(id), sessionID: session.id, createdAt: session.createdAt, lastSeenAt: session.createdAt
+            ))
+        }
+        return id
+    }
+
+    /// The user and session behind a web session id, if it is live and was used recently.
+    ///
+    /// An id unused for longer than the idle timeout ends its session. Use is recorded at most
+    /// once a minute, so page views do not each cost a write.
+    package func webPrincipal(sessionID: String) async throws -> Principal? {
+        let hash = WebSessionID.hash(sessionID)
+        guard let web = try await sessions.webSession(hash: hash) else { return nil }
+        let idle = now.timeIntervalSince(web.lastSeenAt)
+        guard idle < TimeInterval(settings.webSessionIdleTimeout) else {
+            try await sessions.revokeSession(id: web.sessionID, at: now, reason: .idleTimeout)
+            return nil
+        }
+        guard let principal = try await livePrincipal(sessionID: web.sessionID) else { return nil }
+        if idle >= 60 { try await sessions.touchWebSession(hash: hash, at: now) }
+        return principal
+    }
+}
+
+/// A browser's successful sign-in: the web session id for its cookie and a device token.
+package struct WebSignIn: Sendable {
+    package let sessionID: String
+    package let deviceToken: String
+    package var isNewUser = false
+}
+
+/// Web session ids: 256 random bits with a `ghw_` prefix, stored only as SHA-256 hashes.
+package enum WebSessionID {
+    package static let prefix = "ghw_"
+
+    package static func generate() -> String {
+        RefreshToken.generate(prefix: prefix)
+    }
+
+    package static func hash(_ id: String) -> String {
+        RefreshToken.hash(id)
+    }
+}

@@ -1,0 +1,75 @@
+import GatehouseModel
+
+/// One way into an account: what a client presents to ``AuthService/signIn(_:from:)``.
+///
+/// Every sign-in method is a case here with its verifier in ``AuthService``; none has a path
+/// of its own. Phone codes, ID tokens and passkeys are added as cases.
+public enum Grant: Sendable, Equatable, CustomStringConvertible {
+    /// An identifier (an email today) and a password.
+    case password(identifier: String, password: String)
+    /// A one-time code sent by SMS, named by the verification id its request returned.
+    case phoneCode(verificationID: String, code: String)
+    /// Proof from Google (or the configured OpenID provider) of who is signing in.
+    case google(ProviderProof)
+    /// The one-time code a finished provider flow returned to an app, with the app's PKCE verifier.
+    case flowCode(code: String, verifier: String)
+
+    /// The identifier the grant claims, normalised; attempts are counted against it.
+    package var identifier: String {
+        switch self {
+        case .password(let identifier, _): EmailAddress.normalized(identifier)
+        case .phoneCode(let verificationID, _): verificationID
+        // Not an account: each proof counts on its own, and the address limit bounds them all.
+        case .google(let proof): "google:" + RefreshToken.hash(proof.secret)
+        case .flowCode(let code, _): "flow:" + RefreshToken.hash(code)
+        }
+    }
+
+    /// The grant's kind, for logs and metrics.
+    package var method: String {
+        switch self {
+        case .password: "password"
+        case .phoneCode: "phone"
+        case .google, .flowCode: "google"
+        }
+    }
+
+    /// Never shows the secret.
+    public var description: String { "Grant.\(method)(identifier: \(identifier), <redacted>)" }
+}
+
+/// What an app presents from Google: an ID token it obtained itself, an authorization code for
+/// the server to exchange (seed 002), or the provider's answer to one of the server's own flows.
+public enum ProviderProof: Sendable, Equatable {
+    /// An ID token and the nonce the app sent with its request (GoTrue's hashed-nonce rule).
+    case idToken(String, nonce: String?)
+    /// A code the app received from the provider, with the redirect URI and PKCE verifier it used.
+    case authorizationCode(String, redirectURI: String?, codeVerifier: String?)
+    /// The provider's redirect back to the server: the flow's `state`, the code, and the
+    /// browser's binding cookie.
+    case callback(state: String, code: String, binding: String?)
+
+    /// The secret part, for counting attempts by its hash.
+    package var secret: String {
+        switch self {
+        case .idToken(let token, _): token
+        case .authorizationCode(let code, _, _): code
+        case .callback(let state, _, _): state
+        }
+    }
+}
+
+/// Who is asking: the client's address (behind a trusted proxy, the forwarded one), its user
+/// agent, and the device token it presented, if any.
+public struct ClientInfo: Sendable, Equatable {
+    public var address: String
+    public var userAgent: String?
+    /// A device token from an earlier successful sign-in (OWASP's device cookie).
+    public var deviceToken: String?
+
+    public init(address: String, userAgent: String? = nil, deviceToken: String? = nil) {
+        self.address = address
+        self.userAgent = userAgent
+        self.deviceToken = deviceToken
+    }
+}

@@ -1,0 +1,41 @@
+/// Why a session ended: stored with it, answered to a refresh of it, and the vocabulary the
+/// audit log will use.
+///
+/// The raw values are what the `sessions.revoked_reason` column holds; a row whose value this
+/// release does not know reads as revoked for no given reason.
+public enum SessionEndReason: String, Sendable, CaseIterable {
+    /// `logout?scope=local`: this device only.
+    case logoutLocal = "logout_local"
+    /// `logout?scope=global`: every device.
+    case logoutGlobal = "logout_global"
+    /// `logout?scope=others`: every other device.
+    case logoutOthers = "logout_others"
+    /// A rotated refresh token came back after the grace window: only a leaked copy would.
+    case refreshTokenReused = "refresh_token_reused"
+    /// An operator locked the account.
+    case accountLocked = "account_locked"
+    /// The password was changed (or removed when a provider claimed an unverified account).
+    case passwordChanged = "password_changed"
+    /// The browser signed in again and its previous web session was replaced.
+    case webSessionReplaced = "web_session_replaced"
+    /// A web session unused for longer than its idle timeout.
+    case idleTimeout = "idle_timeout"
+
+    /// The reason a logout of `scope` records.
+    package init(logout scope: LogoutScope) {
+        switch scope {
+        case .local: self = .logoutLocal
+        case .global: self = .logoutGlobal
+        case .others: self = .logoutOthers
+        }
+    }
+
+    /// What a refresh of a session that ended this way answers.
+    package var refreshFailure: RefreshFailure {
+        switch self {
+        case .refreshTokenReused: .reused
+        case .accountLocked: .accountLocked
+        case .logoutLocal, .logoutGlobal, .logoutOthers, .passwordChanged, .webSessionReplaced, .idleTimeout: .sessionRevoked
+        }
+    }
+}

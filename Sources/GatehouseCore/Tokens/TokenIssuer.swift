@@ -1,0 +1,66 @@
+import Foundation
+import JWTKit
+
+/// Signs and verifies access tokens (ES256 JWTs) against an injected clock.
+public struct TokenIssuer: Sendable {
+    package let keys: KeyRing
+    package let issuer: String
+    package let audience: String
+    /// How long an access token lives, in seconds.
+    public let lifetime: Int
+
+    /// Creates an issuer.
+    /// - Parameters:
+    ///   - keys: the shared signing keys.
+    ///   - issuer: the `iss` claim.
+    ///   - audience: the `aud` claim; tokens for another audience are rejected.
+    ///   - lifetime: seconds until `exp`.
+    package init(keys: KeyRing, issuer: String, audience: String, lifetime: Int) {
+        self.keys = keys
+        self.issuer = issuer
+        self.audience = audience
+        self.lifetime = lifetime
+    }
+
+    /// Signs a token for a user's session, issued at `now` (rounded down to whole seconds).
+    package func issue(userID: String, sessionID: String, now: Date) async throws -> String {
+        let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let claims = AccessTokenClaims(
+            iss: IssuerClaim(value: issuer),
+            sub: SubjectClaim(value: userID),
+            aud: AudienceClaim(value: [audience]),
+            exp: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(lifetime))),
+            iat: IssuedAtClaim(value: issuedAt),
+            sid: sessionID
+        )
+        let (collection, kid) = try await keys.signer()
+        return ES256Signature.normalizedToken(try await collection.sign(claims, kid: JWKIdentifier(string: kid)))
+    }
+
+    /// The claims of a token whose signature, issuer, audience and expiry are all valid at `now`.
+    ///
+    /// The header must name an active key (`kid`) and ES256, and the signature must be in
+    /// low-S form (``ES256Signature``), so a token has one valid string.
+    package func verify(_ token: String, now: Date) async throws -> AccessTokenClaims {
+        guard let parsed = try? DefaultJWTParser().parse(Array(token.utf8), as: AccessTokenClaims.self) else {
+            throw GatehouseError.invalidToken("The access token is malformed or its signature is invalid")
+        }
+        guard let kid = parsed.header.kid, parsed.header.alg == "ES256", let collection = try await keys.verifier(for: kid) else {
+            throw GatehouseError.invalidToken("The access token was not signed with this service's key")
+        }
+        guard ES256Signature.isLowS(Array(parsed.signature)) else {
+            throw GatehouseError.invalidToken("The access token's signature is not in canonical (low-S) form")
+        }
+        let claims: AccessTokenClaims
+        do {
+            claims = try await collection.verify(token, as: AccessTokenClaims.self)
+        } catch {
+            throw GatehouseError.invalidToken("The access token is malformed or its signature is invalid")
+        }
+        guard claims.iss.value == issuer, claims.aud.value.contains(audience) else {
+            throw GatehouseError.invalidToken("The access token was not issued for this service")
+        }
+        guard now < claims.exp.value else { throw GatehouseError.invalidToken("The access token has expired") }
+        return claims
+    }
+}

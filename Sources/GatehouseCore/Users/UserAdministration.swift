@@ -1,0 +1,201 @@
+import Foundation
+import LoginCore
+
+/// Account management for operators: create, list, lock, unlock, delete, set a password.
+///
+/// Emails and passwords are checked with LoginCore's rules, so an account can always sign in
+/// through the login screen that shares those rules.
+public struct UserAdministration: Sendable {
+    package let users: any UserRepository
+    package let sessions: any SessionRepository
+    package let hasher: PasswordHasher
+    package let rules: FieldRules
+    package let numbers: any PhoneNumberReader
+    package let clock: @Sendable () -> Date
+
+    /// Creates an administration over a repository.
+    /// - Parameters:
+    ///   - repository: where accounts live.
+    ///   - numbers: how phone numbers are read (`LibPhoneNumber()`).
+    ///   - hasher: how new passwords are hashed.
+    ///   - rules: the email and password rules; seed 000's by default.
+    ///   - clock: the time stamps' source.
+    package init(
+        repository: some UserRepository & SessionRepository, numbers: any PhoneNumberReader, hasher: PasswordHasher = PasswordHasher(),
+        rules: FieldRules = FieldRules(), clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        users = repository
+        sessions = repository
+        self.hasher = hasher
+        self.rules = rules
+        self.numbers = numbers
+        self.clock = clock
+    }
+
+    /// Adds an account whose one-line name is split at its first space, and returns it.
+    @discardableResult
+    public func create(email: String, name: String, password: String) async throws -> UserRecord {
+        try await create(email: email, name: PersonName(full: name), password: password)
+    }
+
+    /// Adds an account and returns it.
+    @discardableResult
+    public func create(email: String, name: PersonName, password: String, emailVerified: Bool = true) async throws -> UserRecord {
+        // Normalised first, as sign-in does, so whatever is created can be signed in to.
+        let normalized = rules.normalizedEmail(email)
+        if let issue = rules.validateEmail(normalized) {
+            throw AdministrationError.invalidEmail(issue.message(for: .email, in: MessageCatalogue()))
+        }
+        let name = try Self.checked(name)
+        try check(password)
+        let account = NewAccount(
+            name: name, identities: [.init(provider: .email, subject: normalized, verified: emailVerified)],
+            passwordHash: try await hasher.hash(password)
+        )
+        do {
+            return try await account.create(in: users, at: clock())
+        } catch RepositoryError.duplicateIdentity {
+            throw AdministrationError.emailTaken(normalized)
+        }
+    }
+
+    /// Adds an account that signs in with its phone (no email, no password) and returns it.
+    /// - Parameters:
+    ///   - phone: a full `+…` number, or a national one dialled in `region`.
+    ///   - region: the region a national number is read in.
+    @discardableResult
+    public func create(phone: String, region: String = "", name: String) async throws -> UserRecord {
+        guard let number = numbers.parse(phone, region: region), number.isValid else {
+            throw AdministrationError.invalidPhone(phone)
+        }
+        let name = try Self.checked(PersonName(full: name))
+        do {
+            return try await NewAccount.phone(number.e164, name: name).create(in: users, at: clock())
+        } catch RepositoryError.duplicateIdentity {
+            throw AdministrationError.phoneTaken(number.e164)
+        }
+    }
+
+    /// The name after the one name rule (``PersonName/checked(_:)``), its two parts kept.
+    package static func checked(_ name: PersonName) throws -> PersonName {
+        do {
+            _ = try PersonName.checked(name.full)
+        } catch {
+            throw AdministrationError.invalidName(error.message)
+        }
+        return PersonName(first: name.first.precomposedStringWithCanonicalMapping, last: name.last.precomposedStringWithCanonicalMapping)
+    }
+
+    /// The account's phone (E.164), if it signs in by phone.
+    public func phone(of user: UserRecord) async throws -> String? {
+        try await users.identities(userID: user.id).first { $0.provider == .phone }?.subject
+    }
+
+    /// Every account, oldest first.
+    public func list() async throws -> [UserRecord] {
+        try await users.allUsers()
+    }
+
+    /// The account an operator names, by its id, its email or its phone: every operation below
+    /// finds its account here, once.
+    public func account(_ selector: AccountSelector) async throws -> UserRecord {
+        switch selector {
+        case .email(let email):
+            return try await find(email)
+        case .id(let id):
+            guard let user = try await users.user(id: id) else { throw AdministrationError.noSuchAccount("the id \(id)") }
+            return user
+        case .phone(let phone, let region):
+            guard let number = numbers.parse(phone, region: region), number.isValid else {
+                throw AdministrationError.invalidPhone(phone)
+            }
+            guard let user = try await users.user(provider: .phone, subject: number.e164) else {
+                throw AdministrationError.noSuchAccount("the phone \(number.e164)")
+            }
+            return user
+        }
+    }
+
+    /// Locks or unlocks an account; locking also ends its sessions.
+    public func setLocked(_ locked: Bool, account selector: AccountSelector) async throws {
+        var user = try await account(selector)
+        user.lockedAt = locked ? (user.lockedAt ?? clock()) : nil
+        try await users.updateUser(user)
+        if locked { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: clock(), reason: .accountLocked) }
+    }
+
+    /// Replaces a password and ends every session signed in with the old one (seed 001 edge case).
+    public func setPassword(_ password: String, account selector: AccountSelector) async throws {
+        try check(password)
+        let user = try await account(selector)
+        let changedAt = clock()
+        try await users.setPassword(userID: user.id, hash: try await hasher.hash(password), at: changedAt)
+        _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: changedAt, reason: .passwordChanged)
+    }
+
+    /// Removes an account and its sessions.
+    public func delete(account selector: AccountSelector) async throws {
+        let user = try await account(selector)
+        _ = try await users.deleteUser(id: user.id)
+    }
+
+    /// ``setLocked(_:account:)`` for the account with this email.
+    public func setLocked(_ locked: Bool, email: String) async throws {
+        try await setLocked(locked, account: .email(email))
+    }
+
+    /// ``setPassword(_:account:)`` for the account with this email.
+    public func setPassword(_ password: String, email: String) async throws {
+        try await setPassword(password, account: .email(email))
+    }
+
+    /// ``delete(account:)`` for the account with this email.
+    public func delete(email: String) async throws {
+        try await delete(account: .email(email))
+    }
+
+    private func find(_ email: String) async throws -> UserRecord {
+        guard let user = try await users.user(email: rules.normalizedEmail(email)) else {
+            throw AdministrationError.noSuchUser(rules.normalizedEmail(email))
+        }
+        return user
+    }
+
+    private func check(_ password: String) throws {
+        if let issue = rules.validatePassword(password) {
+            throw AdministrationError.invalidPassword(issue.message(for: .password, in: MessageCatalogue()))
+        }
+    }
+}
+
+/// How an operator names an account: its id, its email, or its phone (a full `+…` number, or a
+/// national one dialled in `region`).
+public enum AccountSelector: Sendable, Equatable {
+    case id(String)
+    case email(String)
+    case phone(String, region: String)
+}
+
+/// An account operation that cannot be done, with a one-line explanation.
+public enum AdministrationError: Error, Equatable, CustomStringConvertible {
+    case invalidEmail(String)
+    case invalidPassword(String)
+    case invalidName(String)
+    case emailTaken(String)
+    case noSuchUser(String)
+    /// No account matches; the text names what was looked for ("the id …", "the phone …").
+    case noSuchAccount(String)
+    case invalidPhone(String)
+    case phoneTaken(String)
+
+    public var description: String {
+        switch self {
+        case .invalidEmail(let message), .invalidPassword(let message), .invalidName(let message): message
+        case .emailTaken(let email): "An account with the email \(email) already exists"
+        case .noSuchUser(let email): "No account has the email \(email)"
+        case .noSuchAccount(let subject): "No account has \(subject)"
+        case .invalidPhone(let phone): "\(phone) is not a valid phone number"
+        case .phoneTaken(let phone): "An account with the phone \(phone) already exists"
+        }
+    }
+}

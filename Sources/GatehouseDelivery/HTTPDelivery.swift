@@ -1,0 +1,36 @@
+import AsyncHTTPClient
+import Foundation
+import GatehouseCore
+import Logging
+import NIOCore
+
+/// One HTTP request to a delivery provider, with a timeout and retries: what every HTTP
+/// sender shares (the SMS and mail webhooks, Kannel).
+///
+/// A 2xx answer delivers. A 5xx answer, a timeout or a refused connection is tried again, up to
+/// ``attempts`` times with a growing pause; a 4xx answer is final. Every failure becomes a
+/// ``DeliveryError`` naming the status, never the message.
+package struct HTTPDelivery: Sendable {
+    package var attempts = 3
+    package var timeout: TimeAmount = .seconds(5)
+    /// The pause before the second try; doubled before each later one.
+    package var backoff: Duration = .milliseconds(250)
+
+    package func send(_ make: @Sendable () throws -> HTTPClientRequest, provider: String, logger: Logger) async throws {
+        var last = "no attempt"
+        for attempt in 1...attempts {
+            if attempt > 1 { try await Task.sleep(for: backoff * (1 << (attempt - 2))) }
+            do {
+                let response = try await HTTPClient.shared.execute(try make(), timeout: timeout)
+                _ = try? await response.body.collect(upTo: 64 * 1024)
+                if (200..<300).contains(response.status.code) { return }
+                last = "HTTP \(response.status.code)"
+                if (400..<500).contains(response.status.code) { break }
+            } catch {
+                last = String(describing: type(of: error))
+            }
+            logger.warning("Delivery attempt failed", metadata: ["delivery.provider": "\(provider)", "attempt": "\(attempt)", "error": "\(last)"])
+        }
+        throw DeliveryError("\(provider): \(last)")
+    }
+}

@@ -1,0 +1,53 @@
+import AsyncHTTPClient
+import Foundation
+import GatehouseCore
+import Logging
+import NIOCore
+import NIOFoundationCompat
+
+/// Posts each SMS to an HTTPS endpoint, signed the Standard Webhooks way (``WebhookSigner``).
+///
+/// The body is Supabase's Send SMS hook body (`{"user": {"phone"}, "sms": {"otp"}}`) plus the
+/// full text under `sms.message`, so a receiver written for Supabase works unchanged.
+public struct WebhookSMSSender: MessageSender {
+    package let url: String
+    package let signer: WebhookSigner
+    package let delivery: HTTPDelivery
+    package let logger: Logger
+
+    /// - Parameters:
+    ///   - url: the receiver; https, or http on loopback only.
+    ///   - secret: the shared secret as Standard Webhooks writes it (`whsec_` + base64).
+    public init(url: String, secret: String, logger: Logger) throws {
+        try WebhookSigner.check(url: url)
+        self.url = url
+        signer = try WebhookSigner(secret: secret)
+        delivery = HTTPDelivery()
+        self.logger = logger
+    }
+
+    public func send(_ outgoing: OutgoingMessage) async throws {
+        guard case .sms(let message) = outgoing else { throw DeliveryError("the SMS webhook carries only SMS") }
+        struct Body: Encodable {
+            package struct User: Encodable { let phone: String }
+            package struct SMS: Encodable {
+                package let otp: String
+                package let message: String
+            }
+            package let user: User
+            package let sms: SMS
+        }
+        let body = try JSONEncoder().encode(Body(user: .init(phone: message.to), sms: .init(otp: message.code, message: message.body)))
+        let headers = signer.headers(for: body)
+        let url = url
+        try await delivery.send({
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            for header in headers { request.headers.add(name: header.name, value: header.value) }
+            request.body = .bytes(ByteBuffer(data: body))
+            return request
+        }, provider: "webhook", logger: logger)
+        logger.info("SMS handed to the webhook", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))"])
+    }
+}

@@ -1,0 +1,145 @@
+import AsyncHTTPClient
+import Foundation
+import GatehouseCore
+import JWTKit
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// Talks to one OpenID provider: its discovery document, its signing keys and its token endpoint.
+///
+/// Discovery and the key set are cached as long as the provider's `Cache-Control` allows.
+/// A token signed with a key the cache does not know refetches the key set, at most once a
+/// minute; until then such tokens fail. The cache holds the provider's public data only, so each
+/// instance keeps its own. Every failure to reach the provider is
+/// ``ProviderFailure/providerUnavailable``; a refused code is ``ProviderFailure/invalidCode``.
+package actor OIDCProviderClient {
+    package let settings: ExternalProviderSettings
+    package let logger: Logger
+    /// Seconds between refetches for an unknown key id.
+    package let unknownKeyInterval: TimeInterval = 60
+    private let timeout: TimeAmount = .seconds(5)
+    private let maximumDocumentBytes = 256 * 1024
+
+    private var discovery: (document: OIDCDiscovery, expires: Date)?
+    private var keys: (collection: JWTKeyCollection, kids: Set<String>, expires: Date)?
+    private var lastUnknownKeyFetch: Date?
+    /// How many times the key set was fetched (for logs and tests).
+    private(set) var keySetFetches = 0
+
+    package init(settings: ExternalProviderSettings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// The provider's endpoints, from cache or fetched.
+    package func metadata(now: Date) async throws -> OIDCDiscovery {
+        if let discovery, discovery.expires > now { return discovery.document }
+        let (data, lifetime) = try await get(settings.issuer + "/.well-known/openid-configuration")
+        guard let document = try? JSONDecoder().decode(OIDCDiscovery.self, from: data) else {
+            throw unavailable("discovery document is not valid")
+        }
+        guard document.issuer == settings.issuer else { throw unavailable("discovery names another issuer") }
+        discovery = (document, now.addingTimeInterval(lifetime))
+        return document
+    }
+
+    /// The keys to verify a token signed with `kid`; refetched when stale or when `kid` is new
+    /// (at most once per ``unknownKeyInterval``). Throws when the provider has no such key.
+    package func keys(for kid: String, now: Date) async throws -> JWTKeyCollection {
+        if let keys, keys.expires > now, keys.kids.contains(kid) { return keys.collection }
+        let stale = keys.map { $0.expires <= now } ?? true
+        if !stale {
+            if let last = lastUnknownKeyFetch, now.timeIntervalSince(last) < unknownKeyInterval {
+                throw ProviderFailure.invalidToken("unknown signing key")
+            }
+            lastUnknownKeyFetch = now
+        }
+        try await fetchKeys(now: now)
+        guard let keys, keys.kids.contains(kid) else { throw ProviderFailure.invalidToken("unknown signing key") }
+        return keys.collection
+    }
+
+    private func fetchKeys(now: Date) async throws {
+        let document = try await metadata(now: now)
+        let (data, lifetime) = try await get(document.jwksURI)
+        guard let set = try? JSONDecoder().decode(JWKS.self, from: data) else { throw unavailable("key set is not valid") }
+        // RS256 only: other keys are never used, whatever a token's header says.
+        let usable = set.keys.filter { $0.keyType == .rsa && $0.keyIdentifier != nil && ($0.algorithm == nil || $0.algorithm == .rs256) }
+        let collection = JWTKeyCollection()
+        var kids: Set<String> = []
+        for var key in usable {
+            key.algorithm = .rs256
+            guard (try? await collection.add(jwk: key)) != nil, let kid = key.keyIdentifier?.string else { continue }
+            kids.insert(kid)
+        }
+        keySetFetches += 1
+        keys = (collection, kids, now.addingTimeInterval(lifetime))
+        logger.info("Provider keys fetched", metadata: ["oidc.issuer": "\(settings.issuer)", "keys": "\(kids.count)"])
+    }
+
+    /// Exchanges an authorization code (with its PKCE verifier) for an ID token.
+    package func exchange(code: String, redirectURI: String, verifier: String?, clientID: String, now: Date) async throws -> String {
+        let document = try await metadata(now: now)
+        var form = ["grant_type": "authorization_code", "code": code, "redirect_uri": redirectURI, "client_id": clientID]
+        if let verifier { form["code_verifier"] = verifier }
+        if let secret = settings.clientSecret { form["client_secret"] = secret }
+        var request = HTTPClientRequest(url: document.tokenEndpoint)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
+        let (status, data) = try await send(request)
+        if (400..<500).contains(status) {
+            let error = (try? JSONDecoder().decode(OIDCErrorResponse.self, from: data))?.error ?? "HTTP \(status)"
+            logger.notice("Provider refused the code", metadata: ["oidc.issuer": "\(settings.issuer)", "oidc.error": "\(error)"])
+            throw ProviderFailure.invalidCode
+        }
+        guard status == 200, let token = (try? JSONDecoder().decode(OIDCTokenResponse.self, from: data))?.idToken else {
+            throw unavailable("token endpoint answered HTTP \(status) without an ID token")
+        }
+        return token
+    }
+
+    private func get(_ url: String) async throws -> (Data, TimeInterval) {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        } catch {
+            throw unavailable("\(url) unreachable: \(type(of: error))")
+        }
+        let body = try? await response.body.collect(upTo: maximumDocumentBytes)
+        guard response.status == .ok, let body else { throw unavailable("\(url) answered HTTP \(response.status.code)") }
+        return (Data(buffer: body), CacheLifetime.seconds(fromCacheControl: response.headers.first(name: "Cache-Control")))
+    }
+
+    private func send(_ request: HTTPClientRequest) async throws -> (Int, Data) {
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+            let body = try await response.body.collect(upTo: maximumDocumentBytes)
+            return (Int(response.status.code), Data(buffer: body))
+        } catch {
+            throw unavailable("token endpoint unreachable: \(type(of: error))")
+        }
+    }
+
+    private func unavailable(_ reason: String) -> ProviderFailure {
+        logger.warning("Provider unavailable", metadata: ["oidc.issuer": "\(settings.issuer)", "reason": "\(reason)"])
+        return .providerUnavailable
+    }
+}
+
+/// `application/x-www-form-urlencoded`, as token endpoints expect.
+package enum FormEncoding {
+    package static func encode(_ fields: [String: String]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return fields.sorted { $0.key < $1.key }.map { key, value in
+            (key.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+                + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        }.joined(separator: "&")
+    }
+}

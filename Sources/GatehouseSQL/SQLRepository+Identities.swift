@@ -1,0 +1,35 @@
+import Foundation
+import GatehouseCore
+import SQLKit
+
+extension SQLRepository {
+    public func addIdentity(_ identity: IdentityRecord) async throws {
+        let row = IdentityRow(identity)
+        try await write {
+            let inserted = try await database.insert(into: "identities").model(row)
+                .ignoringConflicts(with: ["provider", "subject"]).returning("user_id").all()
+            if inserted.isEmpty { throw RepositoryError.duplicateIdentity }
+        }
+    }
+
+    public func claimUnverifiedAccount(userID: String, adding identity: IdentityRecord, emailSubject: String, at date: Date) async throws {
+        let row = IdentityRow(identity)
+        try await transaction { db in
+            let inserted = try await db.insert(into: "identities").model(row)
+                .ignoringConflicts(with: ["provider", "subject"]).returning("user_id").all()
+            if inserted.isEmpty { throw RepositoryError.duplicateIdentity }
+            try await db.update("identities").set("verified_at", to: date.milliseconds)
+                .where("user_id", .equal, userID).where("provider", .equal, "email").where("subject", .equal, emailSubject).run()
+            try await db.delete(from: "password_credentials").where("user_id", .equal, userID).run()
+            // Sessions opened before this instant are over (see UserRecord.passwordChangedAt).
+            try await db.update("users").set("password_changed_at", to: date.milliseconds).where("id", .equal, userID).run()
+        }
+    }
+
+    public func removeIdentity(userID: String, provider: IdentityProvider) async throws -> Bool {
+        try await write {
+            !(try await database.delete(from: "identities").where("user_id", .equal, userID)
+                .where("provider", .equal, provider.rawValue).returning("user_id").all()).isEmpty
+        }
+    }
+}

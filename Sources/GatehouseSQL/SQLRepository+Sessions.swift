@@ -1,0 +1,127 @@
+import Foundation
+import GatehouseCore
+import SQLKit
+
+extension SQLRepository: SessionRepository {
+    package struct SessionRow: Codable {
+        package enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, userId = "user_id", createdAt = "created_at", expiresAt = "expires_at", revokedAt = "revoked_at"
+            case revokedReason = "revoked_reason", deviceLabel = "device_label", address = "ip_address", lastSeenAt = "last_seen_at"
+        }
+
+        package var id: String
+        package var userId: String
+        package var createdAt: Int64
+        package var expiresAt: Int64
+        package var revokedAt: Int64?
+        package var revokedReason: String?
+        package var deviceLabel: String?
+        package var address: String?
+        package var lastSeenAt: Int64?
+
+        package var record: SessionRecord {
+            SessionRecord(
+                id: id, userID: userId, createdAt: Date(milliseconds: createdAt),
+                expiresAt: Date(milliseconds: expiresAt), revokedAt: revokedAt.map(Date.init(milliseconds:)),
+                revokedReason: revokedReason.flatMap(SessionEndReason.init(rawValue:)),
+                deviceLabel: deviceLabel, address: address, lastSeenAt: lastSeenAt.map(Date.init(milliseconds:))
+            )
+        }
+    }
+
+    package struct RefreshTokenRow: Codable {
+        package enum CodingKeys: String, CodingKey, CaseIterable {
+            case tokenHash = "token_hash", sessionId = "session_id", createdAt = "created_at", rotatedAt = "rotated_at"
+            case sealedSuccessor = "sealed_successor"
+        }
+
+        package var tokenHash: String
+        package var sessionId: String
+        package var createdAt: Int64
+        package var rotatedAt: Int64?
+        package var sealedSuccessor: String?
+
+        package init(_ token: RefreshTokenRecord) {
+            tokenHash = token.tokenHash
+            sessionId = token.sessionID
+            createdAt = token.createdAt.milliseconds
+            rotatedAt = token.rotatedAt?.milliseconds
+            sealedSuccessor = token.sealedSuccessor
+        }
+
+        package var record: RefreshTokenRecord {
+            RefreshTokenRecord(
+                tokenHash: tokenHash, sessionID: sessionId, createdAt: Date(milliseconds: createdAt),
+                rotatedAt: rotatedAt.map(Date.init(milliseconds:)), sealedSuccessor: sealedSuccessor
+            )
+        }
+    }
+
+    public func createSession(_ session: SessionRecord, credential: SessionCredential) async throws {
+        let row = SessionRow(
+            id: session.id, userId: session.userID, createdAt: session.createdAt.milliseconds,
+            expiresAt: session.expiresAt.milliseconds, revokedAt: session.revokedAt?.milliseconds,
+            revokedReason: session.revokedReason?.rawValue, deviceLabel: session.deviceLabel, address: session.address,
+            lastSeenAt: session.lastSeenAt?.milliseconds
+        )
+        try await transaction { db in
+            try await db.insert(into: "sessions").model(row).run()
+            switch credential {
+            case .refreshToken(let token):
+                try await db.insert(into: "refresh_tokens").model(RefreshTokenRow(token)).run()
+            case .webSession(let web):
+                try await db.insert(into: "web_sessions").model(WebSessionRow(web)).run()
+            }
+        }
+    }
+
+    public func session(id: String) async throws -> SessionRecord? {
+        try await database.select().column("*").from("sessions").where("id", .equal, id)
+            .first(decoding: SessionRow.self)?
+            .record
+    }
+
+    public func revokeSessions(userID: String, keeping: String?, at date: Date, reason: SessionEndReason) async throws -> Int {
+        var query = database.update("sessions")
+            .set("revoked_at", to: date.milliseconds)
+            .set("revoked_reason", to: reason.rawValue)
+            .where("user_id", .equal, userID)
+            .where("revoked_at", .is, SQLLiteral.null)
+        if let keeping { query = query.where("id", .notEqual, keeping) }
+        let statement = query
+        return try await write { try await statement.returning("id").all().count }
+    }
+
+    public func touchSession(id: String, at date: Date) async throws {
+        try await write {
+            try await database.update("sessions").set("last_seen_at", to: date.milliseconds).where("id", .equal, id).run()
+        }
+    }
+
+    public func revokeSession(id: String, at date: Date, reason: SessionEndReason) async throws {
+        try await write {
+            try await database.update("sessions")
+                .set("revoked_at", to: date.milliseconds)
+                .set("revoked_reason", to: reason.rawValue)
+                .where("id", .equal, id)
+                .where("revoked_at", .is, SQLLiteral.null)
+                .run()
+        }
+    }
+
+    public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
+        try await database.select().column("*").from("refresh_tokens").where("token_hash", .equal, hash)
+            .first(decoding: RefreshTokenRow.self)?
+            .record
+    }
+
+    public func rotate(hash: String, successorHash: String, at date: Date, sealedSuccessor: String) async throws -> Bool {
+        // The trigger of schema version 9 inserts the successor's row in this same statement.
+        // Written out rather than built: this runs on every refresh, and the text never changes.
+        let query: SQLQueryString = """
+            UPDATE refresh_tokens SET rotated_at = \(bind: date.milliseconds), sealed_successor = \(bind: sealedSuccessor),
+            successor_hash = \(bind: successorHash) WHERE token_hash = \(bind: hash) AND rotated_at IS NULL RETURNING token_hash
+            """
+        return try await write { try await database.raw(query).first() != nil }
+    }
+}

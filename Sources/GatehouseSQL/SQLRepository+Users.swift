@@ -1,0 +1,171 @@
+import Foundation
+import GatehouseCore
+import GatehouseModel
+import SQLKit
+
+extension SQLRepository: UserRepository {
+    /// A `users` row with the subject of its email identity, if any.
+    package struct UserRow: Codable {
+        package enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, name, email, firstName = "first_name", lastName = "last_name", createdAt = "created_at"
+            case passwordChangedAt = "password_changed_at", lockedAt = "locked_at"
+        }
+
+        package var id: String
+        package var name: String
+        package var firstName: String
+        package var lastName: String
+        package var createdAt: Int64
+        package var passwordChangedAt: Int64
+        package var lockedAt: Int64?
+        package var email: String?
+
+        package init(_ user: UserRecord) {
+            id = user.id
+            name = user.name
+            firstName = user.personName.first
+            lastName = user.personName.last
+            createdAt = user.createdAt.milliseconds
+            passwordChangedAt = user.passwordChangedAt.milliseconds
+            lockedAt = user.lockedAt?.milliseconds
+            email = user.email
+        }
+
+        package var record: UserRecord {
+            UserRecord(
+                id: id, email: email, name: PersonName(first: firstName, last: lastName),
+                createdAt: Date(milliseconds: createdAt), passwordChangedAt: Date(milliseconds: passwordChangedAt),
+                lockedAt: lockedAt.map(Date.init(milliseconds:))
+            )
+        }
+    }
+
+    package struct IdentityRow: Codable {
+        package enum CodingKeys: String, CodingKey {
+            case provider, subject, userId = "user_id", verifiedAt = "verified_at", createdAt = "created_at"
+        }
+
+        package var userId: String
+        package var provider: String
+        package var subject: String
+        package var verifiedAt: Int64?
+        package var createdAt: Int64
+
+        package init(_ identity: IdentityRecord) {
+            userId = identity.userID
+            provider = identity.provider.rawValue
+            subject = identity.subject
+            verifiedAt = identity.verifiedAt?.milliseconds
+            createdAt = identity.createdAt.milliseconds
+        }
+
+        package var record: IdentityRecord {
+            IdentityRecord(
+                userID: userId, provider: IdentityProvider(rawValue: provider), subject: subject,
+                verifiedAt: verifiedAt.map(Date.init(milliseconds:)), createdAt: Date(milliseconds: createdAt)
+            )
+        }
+    }
+
+    public func createUser(_ user: UserRecord, identities: [IdentityRecord], passwordHash: String?) async throws {
+        var row = UserRow(user)
+        row.email = nil
+        let userRow = row
+        try await transaction { db in
+            try await db.insert(into: "users").model(userRow).run()
+            for identity in identities {
+                // One statement, so two racing creates cannot both pass a check: the loser inserts
+                // nothing, and its whole transaction is rolled back (on both engines).
+                let inserted = try await db.insert(into: "identities")
+                    .model(IdentityRow(identity))
+                    .ignoringConflicts(with: ["provider", "subject"])
+                    .returning("user_id").all()
+                if inserted.isEmpty { throw RepositoryError.duplicateIdentity }
+            }
+            if let passwordHash {
+                try await db.insert(into: "password_credentials").columns("user_id", "hash", "updated_at")
+                    .values(SQLBind(user.id), SQLBind(passwordHash), SQLBind(user.passwordChangedAt.milliseconds)).run()
+            }
+        }
+    }
+
+    public func user(provider: IdentityProvider, subject: String) async throws -> UserRecord? {
+        try await database.raw("""
+            SELECT u.*, e.subject AS email FROM identities i JOIN users u ON u.id = i.user_id
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
+            WHERE i.provider = \(bind: provider.rawValue) AND i.subject = \(bind: subject)
+            """).first(decoding: UserRow.self)?.record
+    }
+
+    public func userAndPasswordHash(provider: IdentityProvider, subject: String) async throws -> (UserRecord, String?)? {
+        struct Row: Decodable {
+            package let user: UserRow
+            package let hash: String?
+            package init(from decoder: any Decoder) throws {
+                user = try UserRow(from: decoder)
+                hash = try decoder.container(keyedBy: Key.self).decodeIfPresent(String.self, forKey: .hash)
+            }
+            package enum Key: String, CodingKey { case hash }
+        }
+        let row = try await database.raw("""
+            SELECT u.*, e.subject AS email, p.hash AS hash FROM identities i JOIN users u ON u.id = i.user_id
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
+            LEFT JOIN password_credentials p ON p.user_id = u.id
+            WHERE i.provider = \(bind: provider.rawValue) AND i.subject = \(bind: subject)
+            """).first(decoding: Row.self)
+        return row.map { ($0.user.record, $0.hash) }
+    }
+
+    public func user(id: String) async throws -> UserRecord? {
+        try await database.raw("""
+            SELECT u.*, e.subject AS email FROM users u
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email' WHERE u.id = \(bind: id)
+            """).first(decoding: UserRow.self)?.record
+    }
+
+    public func identities(userID: String) async throws -> [IdentityRecord] {
+        try await database.select().column("*").from("identities").where("user_id", .equal, userID).orderBy("created_at")
+            .all(decoding: IdentityRow.self).map(\.record)
+    }
+
+    public func passwordHash(userID: String) async throws -> String? {
+        struct Row: Decodable { let hash: String }
+        return try await database.select().column("hash").from("password_credentials").where("user_id", .equal, userID)
+            .first(decoding: Row.self)?.hash
+    }
+
+    public func setPassword(userID: String, hash: String, at date: Date) async throws {
+        try await transaction { db in
+            try await db.delete(from: "password_credentials").where("user_id", .equal, userID).run()
+            try await db.insert(into: "password_credentials").columns("user_id", "hash", "updated_at")
+                .values(SQLBind(userID), SQLBind(hash), SQLBind(date.milliseconds)).run()
+            try await db.update("users").set("password_changed_at", to: date.milliseconds).where("id", .equal, userID).run()
+        }
+    }
+
+    public func allUsers() async throws -> [UserRecord] {
+        try await database.raw("""
+            SELECT u.*, e.subject AS email FROM users u
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email' ORDER BY u.created_at
+            """).all(decoding: UserRow.self).map(\.record)
+    }
+
+    public func updateUser(_ user: UserRecord) async throws {
+        let row = UserRow(user)
+        try await write {
+            try await database.update("users")
+                .set("name", to: row.name)
+                .set("first_name", to: row.firstName)
+                .set("last_name", to: row.lastName)
+                .set("locked_at", to: row.lockedAt)
+                .where("id", .equal, row.id)
+                .run()
+        }
+    }
+
+    public func deleteUser(id: String) async throws -> Bool {
+        try await write {
+            !(try await database.delete(from: "users").where("id", .equal, id).returning("id").all()).isEmpty
+        }
+    }
+}

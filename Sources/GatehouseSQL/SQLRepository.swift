@@ -1,0 +1,116 @@
+import Foundation
+import GatehouseCore
+import NIOConcurrencyHelpers
+import SQLKit
+
+/// The repositories over any SQLKit database (SQLite now, PostgreSQL later).
+///
+/// Times are stored as whole milliseconds since 1970 in BIGINT columns, which both engines
+/// store exactly. A write that must not race is one conditional statement; writes that span
+/// several statements run in ``transaction(_:)``.
+public struct SQLRepository: Sendable {
+    package let database: any SQLDatabase
+    /// Serialises writes when every statement shares one connection (SQLite), so no statement
+    /// of another request runs inside, or is rolled back with, someone else's transaction.
+    package let gate: WriteGate?
+
+    /// Creates a repository.
+    /// - Parameters:
+    ///   - database: the SQLKit database to use.
+    ///   - sharedConnection: whether every statement goes over one connection (SQLite).
+    public init(database: any SQLDatabase, sharedConnection: Bool = true) {
+        self.database = database
+        gate = sharedConnection ? WriteGate() : nil
+    }
+
+    /// Creates or upgrades the schema; safe to run on every start.
+    public func migrate() async throws {
+        try await SchemaMigrations(repository: self).run()
+    }
+
+    /// Fails with ``RepositoryError/schemaOutOfDate`` unless every migration has been applied.
+    public func requireCurrentSchema() async throws {
+        let applied = (try? await SchemaMigrations.version(in: database)) ?? nil
+        let expected = SchemaMigrations(repository: self).steps.count
+        guard applied == expected else { throw RepositoryError.schemaOutOfDate(applied: applied ?? 0, expected: expected) }
+    }
+
+    /// Runs `body` in one transaction: all of it is written, or none.
+    package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await write {
+            try await database.withSession { session in
+                try await session.raw(database.dialect.name == "sqlite" ? "BEGIN IMMEDIATE" : "BEGIN").run()
+                do {
+                    let result = try await body(session)
+                    try await session.raw("COMMIT").run()
+                    return result
+                } catch {
+                    try? await session.raw("ROLLBACK").run()
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Runs one write, never inside another request's transaction.
+    package func write<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard let gate else { return try await body() }
+        await gate.lock()
+        do {
+            let result = try await body()
+            gate.unlock()
+            return result
+        } catch {
+            gate.unlock()
+            throw error
+        }
+    }
+}
+
+/// A first-come, first-served async lock.
+///
+/// A mutex, not an actor: taking a free gate never suspends, so a write costs no executor hop.
+package final class WriteGate: Sendable {
+    private struct State {
+        package var locked = false
+        package var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    package func lock() async {
+        let free = state.withLockedValue { state in
+            if state.locked { return false }
+            state.locked = true
+            return true
+        }
+        if free { return }
+        await withCheckedContinuation { waiter in
+            let acquired = state.withLockedValue { state in
+                if !state.locked {
+                    state.locked = true
+                    return true
+                }
+                state.waiters.append(waiter)
+                return false
+            }
+            if acquired { waiter.resume() }
+        }
+    }
+
+    package func unlock() {
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiters.isEmpty else {
+                state.locked = false
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+}
+
+extension Date {
+    package var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+    package init(milliseconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(milliseconds) / 1000) }
+}

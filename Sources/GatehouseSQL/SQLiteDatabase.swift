@@ -1,0 +1,55 @@
+import Foundation
+import GatehouseCore
+import Logging
+import NIOPosix
+import SQLiteKit
+import ServiceLifecycle
+
+/// An SQLite file opened for Gatehouse: WAL journal, foreign keys on, a busy timeout.
+///
+/// One connection serves the whole process; SQLite serialises writers anyway. Every statement
+/// runs on the connection's own thread, never on an event loop and never on a pool shared with
+/// other connections: a statement waiting for another connection's write lock (SQLite's busy
+/// timeout sleeps in place) then holds up only its own connection, never the one it waits for.
+/// As a `Service` it closes the connection when the application shuts down.
+public final class SQLiteDatabase: Service, Sendable {
+    package let connection: SQLiteConnection
+    /// The connection's own thread.
+    package let thread: NIOThreadPool
+    /// The SQLKit view of the connection.
+    public let sql: any SQLDatabase
+
+    /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
+    public init(path: String, logger: Logger) async throws {
+        let storage: SQLiteConnection.Storage = path == ":memory:" ? .memory : .file(path: path)
+        if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
+            // Password hashes live here: owner-only, and SQLite gives -wal and -shm the same mode.
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        do {
+            connection = try await SQLiteConnection.open(
+                storage: storage, threadPool: thread, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()
+            )
+        } catch {
+            try? await thread.shutdownGracefully()
+            throw error
+        }
+        sql = connection.sql()
+        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {
+            try await sql.raw(SQLQueryString(pragma)).run()
+        }
+    }
+
+    /// Closes the connection and stops its thread.
+    public func close() async throws {
+        try await connection.close()
+        try await thread.shutdownGracefully()
+    }
+
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await close()
+    }
+}

@@ -1,0 +1,99 @@
+import GatehouseCore
+import GatehouseHTTP
+import GraphQL
+import Graphiti
+import GatehouseModel
+
+/// The GraphQL schema served at `/graphql`.
+///
+/// ```graphql
+/// type Query { me: User! }
+/// type Mutation {
+///   login(data: LoginInput!): AuthPayload!
+///   refresh(data: RefreshInput!): AuthPayload!
+///   logout(scope: String = "local"): Boolean!
+///   sendPhoneCode(data: SendPhoneCodeInput!): PhoneCodeSent!
+///   resendPhoneCode(verificationId: String!): PhoneCodeSent!
+///   verifyPhoneCode(data: VerifyPhoneCodeInput!): AuthPayload!
+///   signInWithGoogle(data: GoogleSignInInput!): AuthPayload!
+/// }
+/// ```
+package struct GatehouseGraphQL: API {
+    package let resolver = GraphQLResolver()
+    package let schema: Schema<GraphQLResolver, GraphQLContext>
+
+    package init() throws {
+        schema = try Schema<GraphQLResolver, GraphQLContext> {
+            Type(SignedInUser.self, as: "User") {
+                Field("id", at: \.id)
+                Field("email", at: \.email)
+                Field("firstName", at: \.firstName)
+                Field("lastName", at: \.lastName)
+                Field("name", at: \.name)
+            }
+            Type(GraphQLResolver.AuthPayload.self, as: "AuthPayload") {
+                Field("token", at: \.token).description("The access token (a JWT) for `Authorization: Bearer`.")
+                Field("refreshToken", at: \.refreshToken).description("Exchange for a new pair with `refresh`; single use.")
+                Field("expiresIn", at: \.expiresIn).description("Seconds until `token` expires.")
+                Field("user", at: \.user)
+            }
+            Input(GraphQLResolver.LoginInput.self, as: "LoginInput") {
+                InputField("email", at: \.email)
+                InputField("password", at: \.password)
+            }
+            Input(GraphQLResolver.RefreshInput.self, as: "RefreshInput") {
+                InputField("refreshToken", at: \.refreshToken)
+            }
+            Type(PhoneCodeSent.self, as: "PhoneCodeSent") {
+                Field("verificationId", at: \.verificationID).description("Names the code in verifyPhoneCode and resendPhoneCode.")
+                Field("phoneMasked", at: \.phoneMasked)
+                Field("expiresIn", at: \.expiresIn).description("Seconds until the code expires.")
+                Field("resendAfter", at: \.resendAfter).description("Seconds until a resend is allowed.")
+                Field("codeLength", at: \.codeLength)
+            }
+            Input(GraphQLResolver.SendPhoneCodeInput.self, as: "SendPhoneCodeInput") {
+                InputField("phone", at: \.phone)
+                InputField("country", at: \.country)
+            }
+            Input(GraphQLResolver.VerifyPhoneCodeInput.self, as: "VerifyPhoneCodeInput") {
+                InputField("verificationId", at: \.verificationId)
+                InputField("code", at: \.code)
+            }
+            Input(GraphQLResolver.GoogleSignInInput.self, as: "GoogleSignInInput") {
+                InputField("code", at: \.code).description("An authorization code the app got from Google.")
+                InputField("redirectUri", at: \.redirectUri)
+                InputField("codeVerifier", at: \.codeVerifier)
+                InputField("idToken", at: \.idToken).description("Or an ID token the app got from Google.")
+                InputField("nonce", at: \.nonce).description("The raw nonce the app sent; the token carries its SHA-256.")
+            }
+            Query {
+                Field("me", at: GraphQLResolver.me).description("The signed-in user; needs a Bearer token.")
+            }
+            Mutation {
+                Field("login", at: GraphQLResolver.login) {
+                    Argument("data", at: \.data)
+                }
+                Field("refresh", at: GraphQLResolver.refresh) {
+                    Argument("data", at: \.data)
+                }
+                Field("logout", at: GraphQLResolver.logout) {
+                    Argument("scope", at: \.scope).defaultValue("local")
+                }.description("Ends this session (local), every session (global) or every other one (others).")
+                Field("sendPhoneCode", at: GraphQLResolver.sendPhoneCode) {
+                    Argument("data", at: \.data)
+                }.description("Sends a one-time code by SMS to an account's phone (seed 004).")
+                Field("resendPhoneCode", at: GraphQLResolver.resendPhoneCode) {
+                    Argument("verificationId", at: \.verificationId)
+                }
+                Field("verifyPhoneCode", at: GraphQLResolver.verifyPhoneCode) {
+                    Argument("data", at: \.data)
+                }.description("Signs in with the code; answers like login.")
+                Field("signInWithGoogle", at: GraphQLResolver.signInWithGoogle) {
+                    Argument("data", at: \.data)
+                }.description("Signs in with Google (a code or an ID token); answers like login.")
+            }
+        }
+        let problems = validateSchema(schema: schema.schema)
+        guard problems.isEmpty else { throw problems[0] }
+    }
+}

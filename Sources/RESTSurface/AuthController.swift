@@ -1,0 +1,59 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import Hummingbird
+import HummingbirdAuth
+
+/// Seed 000's REST routes: login, refresh, logout and the current user.
+package struct AuthController {
+    package let service: AuthService
+
+    package init(service: AuthService) {
+        self.service = service
+    }
+
+    package func addRoutes(to router: Router<GatehouseRequestContext>) {
+        router.post("/api/auth/login", use: login)
+        router.post("/api/auth/refresh", use: refresh)
+        router.group()
+            .add(middleware: BearerAuthenticator(service: service))
+            .post("/api/auth/logout", use: logout)
+            .get("/api/me", use: me)
+    }
+
+    @Sendable package func login(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(LoginRequest.self, from: request, context: context)
+        let signIn = try await service.signIn(.password(identifier: body.email, password: body.password), from: context.client)
+        return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
+    }
+
+    @Sendable package func refresh(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(RefreshRequest.self, from: request, context: context)
+        return try TokenGrantResponse.make(try await service.refresh(body.refreshToken))
+    }
+
+    @Sendable package func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let bodyScope = try await JSONBody.decodeIfPresent(LogoutRequest.self, from: request, context: context)?.scope
+        let scopeName = request.uri.queryParameters["scope"].map(String.init) ?? bodyScope ?? LogoutScope.local.rawValue
+        guard let scope = LogoutScope(rawValue: scopeName) else {
+            throw GatehouseError.invalidRequest("scope must be one of: local, global, others")
+        }
+        try await service.logout(principal, scope: scope)
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+
+    @Sendable package func me(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        try JSONBody.response(try context.requirePrincipal().user.profile)
+    }
+}
+
+/// Token responses: JSON, never cached (RFC 6749 §5.1).
+package enum TokenGrantResponse {
+    /// The response; a sign-in also hands the client its device token in `Gatehouse-Device`.
+    package static func make(_ grant: TokenGrant, device: String? = nil) throws -> Response {
+        var response = try JSONBody.response(grant)
+        if let device { response.headers[.gatehouseDevice] = device }
+        return response
+    }
+}

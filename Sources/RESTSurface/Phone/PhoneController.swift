@@ -1,0 +1,60 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import GatehouseModel
+import Hummingbird
+
+/// Seed 004's phone routes: the country list, sending and resending codes, registering, verifying.
+///
+/// Served only when phone sign-in is enabled. A right code answers exactly as
+/// `POST /api/auth/login` does, because it goes through the same ``AuthService/signIn(_:from:)``.
+package struct PhoneController {
+    package let service: AuthService
+
+    package init(service: AuthService) {
+        self.service = service
+    }
+
+    package func addRoutes(to router: Router<GatehouseRequestContext>) {
+        router.get("/api/auth/phone/countries", use: countries)
+        router.post("/api/auth/phone/otp", use: send)
+        router.post("/api/auth/phone/otp/resend", use: resend)
+        router.post("/api/auth/phone/register", use: register)
+        router.post("/api/auth/phone/verify", use: verify)
+    }
+
+    @Sendable package func countries(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let language = request.uri.queryParameters["lang"].map(String.init) ?? "en"
+        guard (1...16).contains(language.count), language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) else {
+            throw GatehouseError.invalidRequest("lang must be a language tag such as en or hi-IN")
+        }
+        let phone = try service.requirePhoneSignIn()
+        let regions = phone.policy.allowedRegions
+        let countries = regions.compactMap { phone.numbers.country($0, language: language) }
+        var response = try JSONBody.response(PhoneCountries(countries: countries, defaultCountry: regions.first))
+        response.headers[.cacheControl] = "public, max-age=3600"
+        return response
+    }
+
+    @Sendable package func send(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(PhoneCodeRequest.self, from: request, context: context)
+        return try JSONBody.response(try await service.sendPhoneCode(body.phone, country: body.country, purpose: .signIn, from: context.client))
+    }
+
+    @Sendable package func resend(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(PhoneResendRequest.self, from: request, context: context)
+        return try JSONBody.response(try await service.resendPhoneCode(verificationID: body.verificationID, from: context.client))
+    }
+
+    @Sendable package func register(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(PhoneRegistrationRequest.self, from: request, context: context)
+        let sent = try await service.sendPhoneCode(body.phone, country: body.country, purpose: .register, name: body.name, from: context.client)
+        return try JSONBody.response(sent)
+    }
+
+    @Sendable package func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(PhoneVerifyRequest.self, from: request, context: context)
+        let signIn = try await service.signIn(.phoneCode(verificationID: body.verificationID, code: body.code), from: context.client)
+        return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import Hummingbird
+
+extension GoTrueController {
+    /// `GET /authorize?provider=google&redirect_to=…&code_challenge=…&code_challenge_method=s256`:
+    /// opened in a browser, so it takes no `apikey` (Supabase's gateway leaves it open too).
+    /// The flow returns to `redirect_to` with `?code=`, which `grant_type=pkce` exchanges.
+    @Sendable package func authorize(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard query["provider"] == "google" else {
+            throw GoTrueError(.badRequest, .validationFailed, "Unsupported provider: only google is enabled")
+        }
+        guard let target = query["redirect_to"].map(String.init) else {
+            throw GoTrueError.validationFailed("redirect_to is required")
+        }
+        guard query["code_challenge_method"].map({ $0.lowercased() }) == "s256" else {
+            throw GoTrueError.validationFailed("code_challenge_method must be s256")
+        }
+        // `state` is not GoTrue's; it is echoed back for apps that check one (the CLI does).
+        let started = try await service.startGoogleFlow(
+            purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
+            codeChallenge: query["code_challenge"].map(String.init), from: context.client
+        )
+        return Response.providerRedirect(to: started)
+    }
+
+    /// `grant_type=id_token`: an ID token the app got from Google itself, with GoTrue's nonce rule.
+    package func idTokenGrant(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(GoTrueIDTokenGrant.self, from: request, context: context)
+        guard body.provider == "google" else {
+            throw GoTrueError(.badRequest, .validationFailed, "Unsupported provider: only google is enabled")
+        }
+        return try await signedIn(.google(.idToken(body.idToken, nonce: body.nonce)), context: context)
+    }
+
+    /// `grant_type=pkce`: the code a finished `/authorize` flow returned, with the app's verifier.
+    package func pkceGrant(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(GoTruePKCEGrant.self, from: request, context: context)
+        return try await signedIn(.flowCode(code: body.authCode, verifier: body.codeVerifier), context: context)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import Hummingbird
+import HTTPTypes
+import HummingbirdAuth
+
+/// A Supabase Auth (GoTrue) compatible subset under `/auth/v1`, for apps built on a Supabase client.
+///
+/// `POST /token?grant_type=password|refresh_token`, `GET /user` and `POST /logout?scope=`
+/// share users, sessions and rotation rules with the REST API. Every request must carry the
+/// configured anon key in its `apikey` header, as Supabase's gateway requires.
+package struct GoTrueController {
+    package let service: AuthService
+    package let anonKey: String
+
+    package init(service: AuthService, anonKey: String) {
+        self.service = service
+        self.anonKey = anonKey
+    }
+
+    package func addRoutes(to router: Router<GatehouseRequestContext>) {
+        if service.google != nil {
+            router.group("/auth/v1").add(middleware: GoTrueErrorMiddleware()).get("/authorize", use: authorize)
+        }
+        router.group("/auth/v1")
+            .add(middleware: GoTrueErrorMiddleware())
+            .add(middleware: APIKeyMiddleware(anonKey: anonKey))
+            .add(middleware: BearerAuthenticator(service: service))
+            .post("/token", use: token)
+            .get("/user", use: user)
+            .post("/logout", use: logout)
+            .post("/otp", use: otp)
+            .post("/verify", use: verify)
+    }
+
+    /// `POST /otp {"phone", "create_user"}`: sends an SMS code, as GoTrue's `sign_in_with_otp`.
+    @Sendable package func otp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(GoTrueOTPRequest.self, from: request, context: context)
+        guard let phone = body.phone, body.email == nil else {
+            throw GoTrueError(.badRequest, .emailProviderDisabled, "Email logins are disabled")
+        }
+        guard body.channel ?? "sms" == "sms" else { throw GoTrueError.validationFailed("Only the sms channel is supported") }
+        let sent = try await service.sendPhoneCode(
+            phone, country: nil, purpose: .signIn, registerIfMissing: body.createUser ?? true, from: context.client
+        )
+        return try JSONBody.response(["message_id": sent.verificationID])
+    }
+
+    /// `POST /verify {"type": "sms", "phone", "token"}`: the phone's current code opens a session.
+    @Sendable package func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(GoTrueVerifyRequest.self, from: request, context: context)
+        guard body.type == "sms", let phone = body.phone, let token = body.token else {
+            throw GoTrueError.validationFailed("Only type sms with a phone and a token is supported")
+        }
+        let id = try await service.currentPhoneCode(phone)
+        return try await signedIn(.phoneCode(verificationID: id, code: token), context: context)
+    }
+
+    /// Signs in with any grant and answers with GoTrue's session.
+    package func signedIn(_ grant: Grant, context: GatehouseRequestContext) async throws -> Response {
+        let signIn = try await service.signIn(grant, from: context.client)
+        var response = try await session(signIn.grant)
+        response.headers[.gatehouseDevice] = signIn.deviceToken
+        return response
+    }
+
+    @Sendable package func token(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        switch request.uri.queryParameters["grant_type"].map(String.init) {
+        case "password":
+            let body = try await JSONBody.decode(GoTruePasswordGrant.self, from: request, context: context)
+            guard body.phone == nil || body.email != nil else {
+                throw GoTrueError(.badRequest, .phoneProviderDisabled, "Phone logins are disabled")
+            }
+            guard let email = body.email, let password = body.password else {
+                throw GoTrueError.validationFailed("An email address and a password are required")
+            }
+            return try await signedIn(.password(identifier: email, password: password), context: context)
+        case "id_token":
+            return try await idTokenGrant(request, context: context)
+        case "pkce":
+            return try await pkceGrant(request, context: context)
+        case "refresh_token":
+            let body = try await JSONBody.decode(GoTrueRefreshGrant.self, from: request, context: context)
+            return try await session(await service.refresh(body.refreshToken))
+        case let other:
+            throw GoTrueError(
+                .badRequest, .validationFailed,
+                "Unsupported grant type \(other.map { "'\($0)'" } ?? "(none)"); use password, refresh_token, id_token or pkce"
+            )
+        }
+    }
+
+    @Sendable package func user(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let user = try context.requirePrincipal().user
+        return try JSONBody.response(GoTrueUser(user, identities: try await service.users.identities(userID: user.id)))
+    }
+
+    @Sendable package func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let name = request.uri.queryParameters["scope"].map(String.init) ?? LogoutScope.global.rawValue
+        guard let scope = LogoutScope(rawValue: name) else {
+            throw GoTrueError.validationFailed("Unsupported scope '\(name)'; use global, local or others")
+        }
+        try await service.logout(principal, scope: scope)
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+
+    private func session(_ grant: TokenGrant) async throws -> Response {
+        guard let record = grant.account else { throw GatehouseError.invalidCredentials }
+        let identities = try await service.users.identities(userID: record.id)
+        return try JSONBody.response(GoTrueSession(grant, record: record, identities: identities, now: service.now))
+    }
+
+}
+
+/// Refuses requests whose `apikey` header is not the configured anon key.
+package struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
+    package let anonKey: String
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let presented = request.headers[.apiKey], ConstantTime.equal(presented, anonKey) else {
+            throw GoTrueError.invalidAPIKey
+        }
+        return try await next(request, context)
+    }
+}
+
+extension HTTPField.Name {
+    package static let apiKey = HTTPField.Name("apikey")!
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import Hummingbird
+
+/// The browser half of signing in with Google (or another OpenID provider).
+///
+/// - `GET /auth/google/start[?return_to=/path]`: the login page's button; `?link=1`, Home's
+///   "Link Google"; or, for an app (the CLI), `?redirect_to=URL&code_challenge=S256&state=…`.
+/// - `GET /auth/google/callback`: the provider's answer. A web flow opens a web session and
+///   lands on Home (or the profile step for a new account); an app flow returns a one-time code
+///   to the app; a denial comes back as cancelled.
+package struct ProviderFlowController {
+    package let service: AuthService
+
+    package init(service: AuthService) {
+        self.service = service
+    }
+
+    package func addRoutes(to router: Router<GatehouseRequestContext>) {
+        let pages = router.group().add(middleware: WebSessionAuthenticator(service: service))
+        pages.get("/auth/google/start", use: start)
+        pages.get("/auth/google/callback", use: callback)
+    }
+
+    @Sendable package func start(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let started: ProviderStart
+        if let target = query["redirect_to"].map(String.init) {
+            started = try await service.startGoogleFlow(
+                purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
+                codeChallenge: query["code_challenge"].map(String.init), from: context.client
+            )
+        } else if let link = query["link"] {
+            guard link == "1" else { throw GatehouseError.invalidRequest("link must be 1") }
+            guard let principal = context.identity else { return landing("/login") }
+            started = try await service.startGoogleFlow(purpose: .link, returnTo: "/home", userID: principal.user.id, from: context.client)
+        } else {
+            do {
+                started = try await service.startGoogleFlow(
+                    purpose: .web, returnTo: query["return_to"].map(String.init), from: context.client
+                )
+            } catch let error as GatehouseError where error != .providerSignIn(.redirectNotAllowed) {
+                // The login page says what went wrong, in the app's words; a refused return_to
+                // is the caller's error (400), and no flow was started.
+                return landing(ProviderLanding(error).url("/login"))
+            }
+        }
+        return Response.providerRedirect(to: started)
+    }
+
+    @Sendable package func callback(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let state = query["state"].map(String.init) ?? ""
+        let binding = request.cookies[WebCookies.providerFlow]?.value
+        if let error = query["error"].map(String.init) {
+            return try await abandoned(state: state, binding: binding, providerError: error)
+        }
+        let grant = Grant.google(.callback(state: state, code: query["code"].map(String.init) ?? "", binding: binding))
+        let admitted: Admission
+        do {
+            admitted = try await service.admit(grant, from: context.client)
+        } catch let error as GatehouseError {
+            // Where the flow began is unknown once its state is refused: the login page says it.
+            return landing(ProviderLanding(error).url("/login"))
+        }
+        guard let flow = admitted.flow else { return landing(ProviderLanding.failed.url("/login")) }
+        switch flow.purpose {
+        case .app:
+            return landing(try await service.returnToApp(admitted), external: true)
+        case .link:
+            return landing("/home?linked=google")
+        case .web:
+            let previous = request.cookies[WebCookies.session]?.value
+            let id = try await service.openWebSession(for: admitted.user, method: grant.method, client: context.client, replacing: previous)
+            // Checked again on the way out: a flow stored before the rule tightened lands on Home.
+            let stored = flow.returnTo.flatMap { ReturnPath.validated($0, publicURL: service.settings.publicURL) }
+            let next = admitted.isNewUser ? "/welcome" : (stored ?? "/home")
+            var response = landing(next)
+            WebCookies.setSignedIn(&response, sessionID: id, deviceToken: admitted.deviceToken, settings: service.settings)
+            return response
+        }
+    }
+
+    private func abandoned(state: String, binding: String?, providerError: String) async throws -> Response {
+        // OAuth's own error code from the provider (RFC 6749 §4.1.2.1): a person's denial is no failure.
+        let outcome: ProviderLanding = providerError == "access_denied" ? .cancelled : .failed
+        guard let flow = try? await service.abandonGoogleFlow(state: state, binding: binding) else {
+            return landing(outcome.url("/login"))
+        }
+        switch flow.purpose {
+        case .app:
+            let target = flow.returnTo ?? "/"
+            return landing(AuthService.appending(["error": providerError == "access_denied" ? "access_denied" : "server_error", "state": flow.clientState], to: target), external: true)
+        case .link: return landing(outcome.url("/home"))
+        case .web: return landing(outcome.url("/login"))
+        }
+    }
+
+    /// The page the callback answers with. A same-site page moves the browser on, so the
+    /// `SameSite=Strict` session cookie is sent with the next request (a redirect chain that
+    /// began at the provider counts as cross-site). The flow cookie is spent.
+    private func landing(_ target: String, external: Bool = false) -> Response {
+        var response: Response
+        if external {
+            response = Response.redirect(to: target, type: .found)
+        } else {
+            let escaped = target.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            let html = """
+                <!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=\(escaped)">\
+                <title>Signing in</title></head><body><p><a href="\(escaped)">Continue</a></p></body></html>
+                """
+            response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
+        }
+        response.headers[.cacheControl] = "no-store"
+        response.setCookie(Cookie(name: WebCookies.providerFlow, value: "", maxAge: 0, path: "/", secure: true, httpOnly: true, sameSite: .lax))
+        return response
+    }
+}

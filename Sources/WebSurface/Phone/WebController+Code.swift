@@ -1,0 +1,112 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import GatehouseModel
+import Hummingbird
+import LoginCore
+
+/// The code screen on the web: enter the code, resend it, or go back and change the number.
+extension WebController {
+    package var codeForm: CodeEntryForm { CodeEntryForm(configuration: configuration) }
+
+    /// The code this browser is entering, from its cookie, if it can still be used.
+    package func currentCode(_ request: Request) async throws -> PhoneCodeStatus? {
+        guard let id = request.cookies[WebCookies.phoneCode]?.value, !id.isEmpty else { return nil }
+        return try await service.phoneCodeStatus(verificationID: id)
+    }
+
+    /// The code screen's state for a code: tries already used show as "Tries left"; an expired
+    /// or burned code shows why, with only a resend offered.
+    package func codeState(_ status: PhoneCodeStatus) -> CodeEntryState {
+        var (state, _) = codeForm.begin(status.sent)
+        if let failure = status.failure {
+            state.isVerifying = true
+            _ = codeForm.send(.verifyResponse(.failure(Self.failure(for: .codeRejected(failure)))), to: &state)
+        } else if status.attemptsUsed > 0 {
+            state.attemptsLeft = (service.phone?.policy.maximumAttempts ?? 0) - status.attemptsUsed
+        }
+        return state
+    }
+
+    @Sendable package func showCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        if context.identity != nil { return Response.redirect(to: "/home", type: .normal) }
+        guard let status = try await currentCode(request) else { return Response.redirect(to: "/login", type: .normal) }
+        return try codePage(codeState(status), purpose: status.purpose, csrf: WebCookies.newToken(), status: .ok)
+    }
+
+    @Sendable package func submitCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let wantsJSON = request.wantsJSON
+        let fields = try await WebForm.decode(WebForm.Code.self, from: request, context: context)
+        let csrf = fields.csrf ?? WebCookies.newToken()
+        guard let current = try await currentCode(request) else {
+            return try codeGone(json: wantsJSON)
+        }
+        var state = codeState(current)
+        var effects = codeForm.send(.codeChanged(String((fields.code ?? "").prefix(32))), to: &state)
+        if !state.isVerifying { effects += codeForm.send(.submit, to: &state) }
+        var status = HTTPResponse.Status.unprocessableContent
+        var retryAfter: Int?
+        for case .verify(let id, let code) in effects {
+            do {
+                let previous = request.cookies[WebCookies.session]?.value
+                let signIn = try await service.signInToWeb(.phoneCode(verificationID: id, code: code), from: context.client, replacing: previous)
+                var response = try signedIn(signIn, json: wantsJSON)
+                response.setCookie(WebCookies.expired(WebCookies.phoneCode))
+                return response
+            } catch let error as GatehouseError {
+                let rendered = APIError(error)
+                status = rendered.status
+                retryAfter = rendered.retryAfter
+                _ = codeForm.send(.verifyResponse(.failure(Self.failure(for: error))), to: &state)
+            }
+        }
+        return try codeRefused(state, purpose: current.purpose, csrf: csrf, status: status, retryAfter: retryAfter, json: wantsJSON)
+    }
+
+    @Sendable package func resendCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let wantsJSON = request.wantsJSON
+        let fields = try await WebForm.decode(WebForm.Code.self, from: request, context: context)
+        guard let current = try await currentCode(request) else { return try codeGone(json: wantsJSON) }
+        do {
+            let sent = try await service.resendPhoneCode(verificationID: current.sent.verificationID, from: context.client)
+            return try codeSent(sent, json: wantsJSON)
+        } catch let error as GatehouseError {
+            let rendered = APIError(error)
+            var state = codeState(current)
+            _ = codeForm.send(.resend, to: &state)
+            _ = codeForm.send(.resendResponse(.failure(Self.failure(for: error))), to: &state)
+            let csrf = fields.csrf ?? WebCookies.newToken()
+            return try codeRefused(state, purpose: current.purpose, csrf: csrf, status: rendered.status, retryAfter: rendered.retryAfter, json: wantsJSON)
+        }
+    }
+
+    /// The code cannot be used any more (or there is none): back to the phone screen.
+    private func codeGone(json: Bool) throws -> Response {
+        let expired = configuration.messages.text(.codeExpired)
+        var response = json
+            ? try JSONBody.response(PhoneWebAnswer.CodeRefused(codeError: expired, banner: nil, expired: true, retryAfter: nil), status: .gone)
+            : Response.redirect(to: "/login", type: .normal)
+        response.setCookie(WebCookies.expired(WebCookies.phoneCode))
+        return response
+    }
+
+    private func codeRefused(
+        _ state: CodeEntryState, purpose: PhoneCodePurpose, csrf: String, status: HTTPResponse.Status, retryAfter: Int?, json: Bool
+    ) throws -> Response {
+        var response: Response
+        if json {
+            let answer = PhoneWebAnswer.CodeRefused(codeError: state.codeError, banner: state.banner, expired: state.isExpired, retryAfter: retryAfter)
+            response = try JSONBody.response(answer, status: status)
+        } else {
+            response = try codePage(state, purpose: purpose, csrf: csrf, status: status)
+        }
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
+
+    package func codePage(_ state: CodeEntryState, purpose: PhoneCodePurpose, csrf: String, status: HTTPResponse.Status) throws -> Response {
+        let back = purpose == .register ? "/register" : (phoneFirst ? "/login" : "/login/phone")
+        let page = CodePage(configuration: configuration, state: state, csrf: csrf, changeHref: back, configJSON: phoneConfigJSON)
+        return html(resources.templates.render(page.context, withTemplate: "code") ?? "", status: status, csrf: csrf)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import Hummingbird
+import LoginCore
+
+extension WebController {
+    /// `POST /login`: validates with LoginCore, signs in, and answers with a page or, for the
+    /// script (`Accept: application/json`), with JSON.
+    @Sendable package func submitLogin(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let wantsJSON = request.wantsJSON
+        let fields = try await WebForm.decode(WebForm.Login.self, from: request, context: context)
+        var state = form.initialState()
+        _ = form.send(.emailChanged(fields.email ?? ""), to: &state)
+        _ = form.send(.passwordChanged(fields.password ?? ""), to: &state)
+        let effects = form.send(.submit, to: &state)
+        var status = HTTPResponse.Status.unprocessableContent
+        var retryAfter: Int?
+        for case .authenticate(let credentials) in effects {
+            do {
+                let grant = Grant.password(identifier: credentials.email, password: credentials.password)
+                let previous = request.cookies[WebCookies.session]?.value
+                let signIn = try await service.signInToWeb(grant, from: context.client, replacing: previous)
+                return try signedIn(signIn, json: wantsJSON)
+            } catch let error as GatehouseError {
+                let rendered = APIError(error)
+                status = rendered.status
+                retryAfter = rendered.retryAfter
+                _ = form.send(.loginResponse(.failure(Self.failure(for: error))), to: &state)
+            }
+        }
+        let csrf = fields.csrf ?? WebCookies.newToken()
+        var response: Response
+        if wantsJSON {
+            let answer = WebLoginAnswer(
+                banner: state.banner, errors: ["email": state.emailError, "password": state.passwordError],
+                clearPassword: state.password.isEmpty && state.banner != nil, retryAfter: retryAfter
+            )
+            response = try JSONBody.response(answer, status: status)
+        } else {
+            response = try page(state: state, csrf: csrf, status: status, retryAfter: retryAfter)
+        }
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
+
+    /// The answer to a successful sign-in on any web screen: the session and device cookies,
+    /// and Home, as a redirect or, for the script, as JSON.
+    package func signedIn(_ signIn: WebSignIn, json: Bool) throws -> Response {
+        var response = json ? try JSONBody.response(["redirect": "/home"]) : Response.redirect(to: "/home", type: .normal)
+        WebCookies.setSignedIn(&response, sessionID: signIn.sessionID, deviceToken: signIn.deviceToken, settings: service.settings)
+        return response
+    }
+
+    /// The LoginCore outcome of a domain error.
+    package static func failure(for error: GatehouseError) -> AuthFailure {
+        switch error {
+        case .invalidCredentials: .invalidCredentials
+        case .accountLocked: .accountLocked
+        case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
+        case .resendTooSoon(let seconds): .resendTooSoon(retryAfter: seconds)
+        case .overloaded: .serverError(status: 503)
+        case .invalidRequest: .serverError(status: 400)
+        case .payloadTooLarge: .serverError(status: 413)
+        case .unauthenticated, .invalidToken, .sessionEnded, .refreshRejected: .sessionExpired
+        case .invalidPhone: .invalidPhone
+        case .phoneTaken: .phoneTaken
+        case .codeRejected(.incorrect(let left)): .codeIncorrect(attemptsLeft: left)
+        case .codeRejected(.expired): .codeExpired
+        case .codeRejected(.exhausted): .codeAttemptsExceeded
+        case .accountNotFound: .accountNotFound
+        case .smsUnavailable(let seconds): .smsUnavailable(retryAfter: seconds)
+        case .providerSignIn(.cancelled): .providerCancelled
+        case .providerSignIn(.providerUnavailable), .providerSignIn(.notConfigured): .providerFailed
+        case .providerSignIn(.invalidCode), .providerSignIn(.invalidToken), .providerSignIn(.invalidFlow),
+             .providerSignIn(.identityTaken), .providerSignIn(.redirectNotAllowed): .providerCodeRejected
+        case .providerSignIn(.linkRequired), .lastSignInMethod: .providerLinkRequired
+        case .methodNotOffered, .formExpired: .serverError(status: 403)
+        }
+    }
+}
+
+/// The JSON answer to the script's POST: what LoginCore decided the screen shows.
+package struct WebLoginAnswer: Encodable {
+    package let banner: String?
+    package let errors: [String: String?]
+    package let clearPassword: Bool
+    /// Seconds the submit button stays disabled after a 429.
+    package let retryAfter: Int?
+}

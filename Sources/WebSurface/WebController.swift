@@ -1,0 +1,125 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import GatehouseModel
+import Hummingbird
+import LoginCore
+import Mustache
+
+/// The login screen as web pages: `/`, `/login`, `/home`, `/logout`, `/assets/…`, and `/openapi.yaml`.
+///
+/// Without JavaScript the form posts and the server validates with LoginCore and re-renders;
+/// with JavaScript the same POST answers JSON. The web session is an HttpOnly `__Host-`
+/// cookie, never visible to scripts.
+package struct WebController {
+    package let service: AuthService
+    package let resources: WebResources
+    package let form: LoginForm
+    /// The rules and copy for the page's script; fixed for the life of the server.
+    package let configJSON: String
+    /// The app's colours as CSS custom properties (`/assets/theme.css`).
+    package let themeCSS: String
+    /// The regions the phone screens offer, the default first (empty without phone sign-in).
+    package let phoneCountries: [PhoneCountry]
+    /// The copy and countries for the phone and code screens' script, built once.
+    package let phoneConfigJSON: String
+    /// The Google button's machine (seeds 002 and 004).
+    package let providerButton: ProviderButton
+    package var configuration: LoginConfiguration { form.configuration }
+
+    package init(service: AuthService, resources: WebResources) {
+        self.service = service
+        self.resources = resources
+        let login = service.settings.login
+        form = LoginForm(configuration: login)
+        configJSON = LoginPage.configJSON(login)
+        themeCSS = LoginPage.themeCSS(login.theme)
+        phoneCountries = service.phone.map { phone in
+            phone.policy.allowedRegions.compactMap { phone.numbers.country($0, language: "en") }
+        } ?? []
+        phoneConfigJSON = PhonePage.configJSON(login, countries: phoneCountries)
+        providerButton = ProviderButton(configuration: login)
+    }
+
+    package func addRoutes(to router: Router<GatehouseRequestContext>) {
+        let pages = router.group().add(middleware: WebSessionAuthenticator(service: service)).add(middleware: CSRFMiddleware())
+        pages.get("/") { _, context in
+            Response.redirect(to: context.identity != nil ? "/home" : "/login", type: .normal)
+        }
+        pages.get("/login") { request, context in
+            phoneFirst ? try await showPhone(request, context: context, mode: .signIn) : try await showLogin(request, context: context)
+        }
+        pages.post("/login", use: submitLogin)
+        addPhoneRoutes(to: pages)
+        pages.get("/home", use: showHome)
+        addGoogleRoutes(to: pages)
+        pages.post("/logout", use: logout)
+        router.get("/assets/{name}") { _, context in try asset(context.parameters.get("name") ?? "") }
+        router.get("/openapi.yaml") { _, _ in try asset("openapi.yaml") }
+    }
+
+    /// One of the module's files, revalidated on every use.
+    package func asset(_ name: String) throws -> Response {
+        let generated = name == "theme.css" ? (type: "text/css; charset=utf-8", body: themeCSS) : nil
+        guard let asset = generated ?? resources.assets[name] else {
+            throw APIError(.notFound, code: "not_found", message: "No such file")
+        }
+        return Response(
+            status: .ok, headers: [.contentType: asset.type, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: asset.body))
+        )
+    }
+
+    @Sendable package func showLogin(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        if context.identity != nil { return Response.redirect(to: "/home", type: .normal) }
+        var state = form.initialState()
+        if request.uri.queryParameters["reason"] == "expired" {
+            _ = form.send(.sessionEnded(.sessionExpired), to: &state)
+        }
+        var response = try page(state: state, csrf: WebCookies.newToken(), status: .ok, retryAfter: nil, provider: providerState(request))
+        if request.cookies[WebCookies.session] != nil { response.setCookie(WebCookies.expired(WebCookies.session)) }
+        return response
+    }
+
+    @Sendable package func showHome(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard let user = context.identity?.user.profile else {
+            let reason = request.cookies[WebCookies.session] != nil ? "?reason=expired" : ""
+            return Response.redirect(to: "/login" + reason, type: .normal)
+        }
+        let csrf = WebCookies.newToken()
+        var values: [String: Any] = ["appName": configuration.appName, "name": user.name, "email": user.email, "csrf": csrf]
+        if let account = context.identity?.user {
+            values.merge(try await homeGoogleContext(request, user: account)) { _, new in new }
+        }
+        let body = resources.templates.render(values, withTemplate: "home") ?? ""
+        return html(body, status: .ok, csrf: csrf)
+    }
+
+    @Sendable package func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        if let principal = context.identity {
+            try await service.logout(principal, scope: .local)
+        }
+        var response = Response.redirect(to: "/login", type: .normal)
+        response.setCookie(WebCookies.expired(WebCookies.session))
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    package func page(
+        state: LoginState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?, provider: ProviderButtonState = ProviderButtonState()
+    ) throws -> Response {
+        let page = LoginPage(configuration: configuration, state: state, csrf: csrf, configJSON: configJSON, retryAfter: retryAfter)
+        let body = resources.templates.render(page.context.merging(providerContext(provider)) { _, new in new }, withTemplate: "login") ?? ""
+        return html(body, status: status, csrf: csrf)
+    }
+
+    /// An HTML page that is never cached, with a fresh CSRF cookie.
+    package func html(_ body: String, status: HTTPResponse.Status, csrf: String) -> Response {
+        var response = Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: body))
+        )
+        response.setCookie(WebCookies.cookie(WebCookies.csrf, csrf))
+        return response
+    }
+}

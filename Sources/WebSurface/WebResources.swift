@@ -1,0 +1,37 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import Mustache
+
+/// The web screen's files, loaded once from the module's resources: two templates, one
+/// stylesheet, one script, and the OpenAPI document.
+package struct WebResources: Sendable {
+    package let templates: MustacheLibrary
+    /// Served files by name: (content type, body).
+    package let assets: [String: (type: String, body: String)]
+
+    package static func load() throws -> WebResources {
+        guard let folder = Bundle.module.url(forResource: "Resources", withExtension: nil) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "GatehouseServer resources"])
+        }
+        func read(_ name: String) throws -> String {
+            try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        }
+        let templates = MustacheLibrary(templates: [
+            "login": try MustacheTemplate(string: read("login.mustache")),
+            "home": try MustacheTemplate(string: read("home.mustache")),
+            "phone": try MustacheTemplate(string: read("phone.mustache")),
+            "code": try MustacheTemplate(string: read("code.mustache")),
+            "google": try MustacheTemplate(string: read("google.mustache")),
+            "welcome": try MustacheTemplate(string: read("welcome.mustache")),
+        ])
+        let assets = [
+            "gatehouse.css": ("text/css; charset=utf-8", try read("gatehouse.css")),
+            "login.js": ("text/javascript; charset=utf-8", try read("login.js")),
+            "phone.js": ("text/javascript; charset=utf-8", try read("phone.js")),
+            "provider.js": ("text/javascript; charset=utf-8", try read("provider.js")),
+            "openapi.yaml": ("application/yaml; charset=utf-8", try read("openapi.yaml")),
+        ]
+        return WebResources(templates: templates, assets: assets.mapValues { (type: $0.0, body: $0.1) })
+    }
+}
