@@ -35,6 +35,8 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
     case singleIdentityNotDeletable = "single_identity_not_deletable"
     case notFound = "not_found"
     case requestError = "request_error"
+    case userNotFound = "user_not_found"
+    case methodNotAllowed = "method_not_allowed"
 
     /// Gatehouse's REST code for the same failure, or `nil` where there is none (GoTrue's
     /// gateway and routing answers).
@@ -63,7 +65,8 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
         case .providerDisabled: .providerDisabled
         case .emailProviderDisabled, .phoneProviderDisabled: .signInMethodNotOffered
         case .singleIdentityNotDeletable: .lastSignInMethod
-        case .requestTooLarge, .unexpectedFailure, .invalidAPIKey, .notFound, .requestError: nil
+        case .userNotFound: .accountNotFound
+        case .requestTooLarge, .unexpectedFailure, .invalidAPIKey, .notFound, .requestError, .methodNotAllowed: nil
         }
     }
 }

@@ -37,6 +37,8 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
     case redirectNotAllowed = "REDIRECT_NOT_ALLOWED"
     case lastSignInMethod = "LAST_SIGN_IN_METHOD"
     case signInMethodNotOffered = "SIGN_IN_METHOD_NOT_OFFERED"
+    case emailTaken = "EMAIL_TAKEN"
+    case notFound = "NOT_FOUND"
 
     /// The REST API's code for the same failure (seed 000's `error`); `nil` for an unexpected
     /// failure, which REST answers with a 5xx and no code of its own.
@@ -73,6 +75,8 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
         case .redirectNotAllowed: .redirectNotAllowed
         case .lastSignInMethod: .lastSignInMethod
         case .signInMethodNotOffered: .signInMethodNotOffered
+        case .emailTaken: .emailTaken
+        case .notFound: .notFound
         }
     }
 }

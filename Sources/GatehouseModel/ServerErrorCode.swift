@@ -65,3 +65,18 @@ extension ServerErrorCode {
     /// The app does not offer this way in (email, phone or Google).
     public static let signInMethodNotOffered: Self = "sign_in_method_not_offered"
 }
+
+extension ServerErrorCode {
+    /// The request body is larger than the route accepts (413).
+    public static let payloadTooLarge: Self = "payload_too_large"
+    /// No credentials where they are required (401).
+    public static let unauthorized: Self = "unauthorized"
+    /// No such route or file (404).
+    public static let notFound: Self = "not_found"
+    /// The route does not take this method (405).
+    public static let methodNotAllowed: Self = "method_not_allowed"
+    /// The server failed; not the caller's fault (500).
+    public static let serverError: Self = "server_error"
+    /// An operator's new account: the email already has one (409).
+    public static let emailTaken: Self = "email_taken"
+}

@@ -53,6 +53,15 @@ package enum GraphQLFailure {
         case .smsUnavailable(let seconds): (.smsUnavailable, rest.message, seconds)
         case .providerSignIn(let failure): (code(failure), rest.message, nil)
         case .lastSignInMethod: (.lastSignInMethod, rest.message, nil)
+        case .administration(.emailTaken): (.emailTaken, rest.message, nil)
+        case .administration(.phoneTaken): (.phoneTaken, rest.message, nil)
+        case .administration(.invalidPhone): (.invalidPhone, rest.message, nil)
+        case .administration(.noSuchUser), .administration(.noSuchAccount): (.accountNotFound, rest.message, nil)
+        case .administration(.invalidEmail), .administration(.invalidPassword), .administration(.invalidName):
+            (.badUserInput, rest.message, nil)
+        case .notFound: (.notFound, rest.message, nil)
+        case .methodNotAllowed: (.badUserInput, rest.message, nil)
+        case .unexpected: (.internalServerError, rest.message, nil)
         }
         var extensions: [String: Map] = ["code": .string(code.rawValue)]
         if let retryAfter { extensions["retryAfter"] = .number(Number(retryAfter)) }

@@ -101,17 +101,22 @@ extension GoTrueError {
         case .methodNotOffered(.email): self.init(.badRequest, .emailProviderDisabled, "Email logins are disabled")
         case .methodNotOffered(.phone): self.init(.badRequest, .phoneProviderDisabled, "Phone logins are disabled")
         case .methodNotOffered(.google): self.init(.badRequest, .providerDisabled, "Unsupported provider: Provider is not enabled")
+        case .administration(let failure): self.init(failure)
+        case .notFound: self.init(.notFound, .notFound, "No such route")
+        case .methodNotAllowed: self.init(.methodNotAllowed, .methodNotAllowed, "This route does not take that method")
+        case .unexpected: self.init(.internalServerError, .unexpectedFailure, "Something went wrong. Please try again.")
         }
     }
 
-    /// GoTrue's counterpart of an error that is not the domain's (routing, body size, the unexpected).
-    package init(_ error: APIError) {
-        let code: GoTrueErrorCode = switch error.status {
-        case .notFound: .notFound
-        case .badRequest, .contentTooLarge: .validationFailed
-        default: error.status.code >= 500 ? .unexpectedFailure : .requestError
+    /// GoTrue's counterpart of an operator's refused operation (its admin API's codes).
+    package init(_ failure: AdministrationError) {
+        switch failure {
+        case .invalidEmail(let rule), .invalidPassword(let rule), .invalidName(let rule): self = .validationFailed(rule)
+        case .invalidPhone: self.init(GatehouseError.invalidPhone)
+        case .emailTaken: self.init(.unprocessableContent, .emailExists, "A user with this email address has already been registered")
+        case .phoneTaken: self.init(GatehouseError.phoneTaken)
+        case .noSuchUser, .noSuchAccount: self.init(.notFound, .userNotFound, "User not found")
         }
-        self.init(error.status, code, error.message)
     }
 }
 
@@ -125,8 +130,7 @@ package struct GoTrueErrorMiddleware<Context: RequestContext>: RouterMiddleware 
         } catch let error as GatehouseError {
             throw GoTrueError(error)
         } catch {
-            if let bodyError = JSONBody.bodyError(error, limit: context.maxUploadSize) as? GatehouseError { throw GoTrueError(bodyError) }
-            throw GoTrueError(APIError.from(error, logger: context.logger))
+            throw GoTrueError(GatehouseError.from(error, limit: context.maxUploadSize, logger: context.logger))
         }
     }
 }

@@ -25,8 +25,3 @@ package struct CSRFMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 }
-
-extension Request {
-    /// Whether the page's script asked for JSON (`Accept: application/json`) rather than a page.
-    package var wantsJSON: Bool { headers[.accept]?.contains("application/json") == true }
-}

@@ -8,7 +8,6 @@ extension WebController {
     /// `POST /login`: validates with LoginCore, signs in, and answers with a page or, for the
     /// script (`Accept: application/json`), with JSON.
     @Sendable package func submitLogin(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let wantsJSON = request.wantsJSON
         let fields = try await WebForm.decode(WebForm.Login.self, from: request, context: context)
         var state = form.initialState()
         _ = form.send(.emailChanged(fields.email ?? ""), to: &state)
@@ -21,7 +20,7 @@ extension WebController {
                 let grant = Grant.password(identifier: credentials.email, password: credentials.password)
                 let previous = request.cookies[WebCookies.session]?.value
                 let signIn = try await service.signInToWeb(grant, from: context.client, replacing: previous)
-                return try signedIn(signIn, json: wantsJSON)
+                return try signedIn(signIn, request: request)
             } catch let error as GatehouseError {
                 let rendered = APIError(error)
                 status = rendered.status
@@ -29,25 +28,19 @@ extension WebController {
                 _ = form.send(.loginResponse(.failure(Self.failure(for: error))), to: &state)
             }
         }
-        let csrf = fields.csrf ?? WebCookies.newToken()
-        var response: Response
-        if wantsJSON {
-            let answer = WebLoginAnswer(
-                banner: state.banner, errors: ["email": state.emailError, "password": state.passwordError],
-                clearPassword: state.password.isEmpty && state.banner != nil, retryAfter: retryAfter
-            )
-            response = try JSONBody.response(answer, status: status)
-        } else {
-            response = try page(state: state, csrf: csrf, status: status, retryAfter: retryAfter)
+        let answer = WebLoginAnswer(
+            banner: state.banner, errors: ["email": state.emailError, "password": state.passwordError],
+            clearPassword: state.password.isEmpty && state.banner != nil, retryAfter: retryAfter
+        )
+        return try request.answer(json: answer, status: status, retryAfter: retryAfter) {
+            try page(state: state, csrf: fields.csrf ?? WebCookies.newToken(), status: status, retryAfter: retryAfter)
         }
-        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
-        return response
     }
 
     /// The answer to a successful sign-in on any web screen: the session and device cookies,
     /// and Home, as a redirect or, for the script, as JSON.
-    package func signedIn(_ signIn: WebSignIn, json: Bool) throws -> Response {
-        var response = json ? try JSONBody.response(["redirect": "/home"]) : Response.redirect(to: "/home", type: .normal)
+    package func signedIn(_ signIn: WebSignIn, request: Request) throws -> Response {
+        var response = try request.answer(json: ["redirect": "/home"]) { Response.redirect(to: "/home", type: .normal) }
         WebCookies.setSignedIn(&response, sessionID: signIn.sessionID, deviceToken: signIn.deviceToken, settings: service.settings)
         return response
     }
@@ -76,6 +69,7 @@ extension WebController {
              .providerSignIn(.identityTaken), .providerSignIn(.redirectNotAllowed): .providerCodeRejected
         case .providerSignIn(.linkRequired), .lastSignInMethod: .providerLinkRequired
         case .methodNotOffered, .formExpired: .serverError(status: 403)
+        case .administration, .notFound, .methodNotAllowed, .unexpected: .serverError(status: APIError(error).status.code)
         }
     }
 }

@@ -62,7 +62,7 @@ package struct WebController {
     package func asset(_ name: String) throws -> Response {
         let generated = name == "theme.css" ? (type: "text/css; charset=utf-8", body: themeCSS) : nil
         guard let asset = generated ?? resources.assets[name] else {
-            throw APIError(.notFound, code: "not_found", message: "No such file")
+            throw GatehouseError.notFound
         }
         return Response(
             status: .ok, headers: [.contentType: asset.type, .cacheControl: "no-cache"],

@@ -48,6 +48,16 @@ public enum GatehouseError: Error, Equatable, Sendable {
     case formExpired
     /// The app does not offer this way in (its `signIn.methods`); the same refusal on every surface.
     case methodNotOffered(SignInMethods.Method)
+    /// An operator's operation was refused (create, lock, set a password, delete); the failure
+    /// says why. Its description, which names the operator's input, is the CLI's alone: a
+    /// network surface renders the case, never the text.
+    case administration(AdministrationError)
+    /// No such route or file.
+    case notFound
+    /// The route exists, but not for this method.
+    case methodNotAllowed
+    /// Something the server did not expect; never the caller's fault, and never described to them.
+    case unexpected
 }
 
 /// Why a sign-in with an external provider (Google) did not succeed.

@@ -64,7 +64,7 @@ extension APIError {
         case .invalidRequest(let message):
             self.init(.badRequest, code: ServerErrorCode.invalidRequest.rawValue, message: message)
         case .payloadTooLarge(let limit):
-            self.init(.contentTooLarge, code: "payload_too_large", message: "The request body must be at most \(limit) bytes")
+            self.init(.contentTooLarge, code: ServerErrorCode.payloadTooLarge.rawValue, message: "The request body must be at most \(limit) bytes")
         case .invalidCredentials:
             self.init(.unauthorized, code: ServerErrorCode.invalidCredentials.rawValue, message: "Invalid email or password")
         case .accountLocked:
@@ -86,7 +86,7 @@ extension APIError {
             )
         case .unauthenticated:
             self.init(
-                .unauthorized, code: "unauthorized", message: "A Bearer access token is required",
+                .unauthorized, code: ServerErrorCode.unauthorized.rawValue, message: "A Bearer access token is required",
                 headers: [.wwwAuthenticate: "Bearer"]
             )
         case .invalidToken(let message):
@@ -135,6 +135,30 @@ extension APIError {
                 .forbidden, code: ServerErrorCode.signInMethodNotOffered.rawValue,
                 message: "This app does not offer sign-in with \(method.displayName)"
             )
+        case .administration(let failure):
+            self.init(failure)
+        case .notFound:
+            self.init(.notFound, code: ServerErrorCode.notFound.rawValue, message: "No such route or file")
+        case .methodNotAllowed:
+            self.init(.methodNotAllowed, code: ServerErrorCode.methodNotAllowed.rawValue, message: "This route does not take that method")
+        case .unexpected:
+            self.init(.internalServerError, code: ServerErrorCode.serverError.rawValue, message: "Something went wrong. Please try again.")
+        }
+    }
+
+    /// The REST rendering of an operator's refused operation: the rule's copy, never the input.
+    package init(_ failure: AdministrationError) {
+        switch failure {
+        case .invalidEmail(let rule), .invalidPassword(let rule), .invalidName(let rule):
+            self.init(.badRequest, code: ServerErrorCode.invalidRequest.rawValue, message: rule)
+        case .invalidPhone:
+            self.init(GatehouseError.invalidPhone)
+        case .emailTaken:
+            self.init(.conflict, code: ServerErrorCode.emailTaken.rawValue, message: "An account with this email already exists")
+        case .phoneTaken:
+            self.init(GatehouseError.phoneTaken)
+        case .noSuchUser, .noSuchAccount:
+            self.init(.notFound, code: ServerErrorCode.accountNotFound.rawValue, message: "No such account")
         }
     }
 

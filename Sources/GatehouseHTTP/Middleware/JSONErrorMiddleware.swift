@@ -6,8 +6,8 @@ import NIOCore
 /// Turns every error into an ``APIError`` JSON response, so no request ends in an empty body.
 ///
 /// Errors that already render themselves (``APIError``, Supabase's ``GoTrueError``) pass
-/// through. Errors Gatehouse did not expect become a 500 whose log line names only the error's
-/// type, since an error's description could quote request data.
+/// through; every other error becomes its ``GatehouseError`` case first
+/// (``GatehouseError/from(_:limit:logger:)``), so no code is derived from a status or a string.
 package struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     package init() {}
 
@@ -18,37 +18,38 @@ package struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch {
             // A body error a route did not read through JSONBody still gets its 413 or 400.
-            throw APIError.from(JSONBody.bodyError(error, limit: context.maxUploadSize), logger: context.logger)
+            throw APIError(GatehouseError.from(error, limit: context.maxUploadSize, logger: context.logger))
         }
     }
 }
 
-extension APIError {
-    /// The API error for any error a route threw.
+extension GatehouseError {
+    /// The vocabulary's case for anything a route threw, so every surface renders errors it did
+    /// not raise itself (routing, body limits, the unexpected) with its one switch.
     /// - Parameters:
     ///   - error: what was thrown.
-    ///   - logger: where an unexpected error's type is logged.
-    package static func from(_ error: any Error, logger: Logger) -> APIError {
-        switch error {
+    ///   - limit: the route's body limit, for a body that was too large.
+    ///   - logger: where an unexpected error's type is logged (never its description, which
+    ///     could quote request data).
+    package static func from(_ error: any Error, limit: Int, logger: Logger) -> GatehouseError {
+        switch JSONBody.bodyError(error, limit: limit) {
         case let error as GatehouseError:
-            return APIError(error)
-        case let error as APIError:
             return error
+        case let error as AdministrationError:
+            return .administration(error)
         case let error as HTTPError:
-            return APIError(error.status, code: code(for: error.status), message: error.body ?? error.status.reasonPhrase, headers: error.headers)
+            switch error.status {
+            case .notFound: return .notFound
+            case .methodNotAllowed: return .methodNotAllowed
+            case .contentTooLarge: return .payloadTooLarge(limit: limit)
+            case .unauthorized: return .unauthenticated
+            default:
+                guard error.status.code < 500 else { return .unexpected }
+                return .invalidRequest(error.body ?? error.status.reasonPhrase)
+            }
         default:
             logger.error("Unexpected error", metadata: ["error.type": "\(type(of: error))"])
-            return APIError(.internalServerError, code: "server_error", message: "Something went wrong. Please try again.")
-        }
-    }
-
-    package static func code(for status: HTTPResponse.Status) -> String {
-        switch status {
-        case .notFound: "not_found"
-        case .methodNotAllowed: "method_not_allowed"
-        case .unauthorized: "unauthorized"
-        case .badRequest, .contentTooLarge: "invalid_request"
-        default: status.code >= 500 ? "server_error" : "request_error"
+            return .unexpected
         }
     }
 }

@@ -35,12 +35,9 @@ extension WebController {
     }
 
     @Sendable package func submitCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let wantsJSON = request.wantsJSON
         let fields = try await WebForm.decode(WebForm.Code.self, from: request, context: context)
         let csrf = fields.csrf ?? WebCookies.newToken()
-        guard let current = try await currentCode(request) else {
-            return try codeGone(json: wantsJSON)
-        }
+        guard let current = try await currentCode(request) else { return try codeGone(request) }
         var state = codeState(current)
         var effects = codeForm.send(.codeChanged(String((fields.code ?? "").prefix(32))), to: &state)
         if !state.isVerifying { effects += codeForm.send(.submit, to: &state) }
@@ -50,7 +47,7 @@ extension WebController {
             do {
                 let previous = request.cookies[WebCookies.session]?.value
                 let signIn = try await service.signInToWeb(.phoneCode(verificationID: id, code: code), from: context.client, replacing: previous)
-                var response = try signedIn(signIn, json: wantsJSON)
+                var response = try signedIn(signIn, request: request)
                 response.setCookie(WebCookies.expired(WebCookies.phoneCode))
                 return response
             } catch let error as GatehouseError {
@@ -60,48 +57,44 @@ extension WebController {
                 _ = codeForm.send(.verifyResponse(.failure(Self.failure(for: error))), to: &state)
             }
         }
-        return try codeRefused(state, purpose: current.purpose, csrf: csrf, status: status, retryAfter: retryAfter, json: wantsJSON)
+        return try codeRefused(state, purpose: current.purpose, csrf: csrf, status: status, retryAfter: retryAfter, request: request)
     }
 
     @Sendable package func resendCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let wantsJSON = request.wantsJSON
         let fields = try await WebForm.decode(WebForm.Code.self, from: request, context: context)
-        guard let current = try await currentCode(request) else { return try codeGone(json: wantsJSON) }
+        guard let current = try await currentCode(request) else { return try codeGone(request) }
         do {
             let sent = try await service.resendPhoneCode(verificationID: current.sent.verificationID, from: context.client)
-            return try codeSent(sent, json: wantsJSON)
+            return try codeSent(sent, request: request)
         } catch let error as GatehouseError {
             let rendered = APIError(error)
             var state = codeState(current)
             _ = codeForm.send(.resend, to: &state)
             _ = codeForm.send(.resendResponse(.failure(Self.failure(for: error))), to: &state)
             let csrf = fields.csrf ?? WebCookies.newToken()
-            return try codeRefused(state, purpose: current.purpose, csrf: csrf, status: rendered.status, retryAfter: rendered.retryAfter, json: wantsJSON)
+            return try codeRefused(
+                state, purpose: current.purpose, csrf: csrf, status: rendered.status, retryAfter: rendered.retryAfter, request: request
+            )
         }
     }
 
     /// The code cannot be used any more (or there is none): back to the phone screen.
-    private func codeGone(json: Bool) throws -> Response {
+    private func codeGone(_ request: Request) throws -> Response {
         let expired = configuration.messages.text(.codeExpired)
-        var response = json
-            ? try JSONBody.response(PhoneWebAnswer.CodeRefused(codeError: expired, banner: nil, expired: true, retryAfter: nil), status: .gone)
-            : Response.redirect(to: "/login", type: .normal)
+        var response = try request.answer(
+            json: PhoneWebAnswer.CodeRefused(codeError: expired, banner: nil, expired: true, retryAfter: nil), status: .gone
+        ) { Response.redirect(to: "/login", type: .normal) }
         response.setCookie(WebCookies.expired(WebCookies.phoneCode))
         return response
     }
 
     private func codeRefused(
-        _ state: CodeEntryState, purpose: PhoneCodePurpose, csrf: String, status: HTTPResponse.Status, retryAfter: Int?, json: Bool
+        _ state: CodeEntryState, purpose: PhoneCodePurpose, csrf: String, status: HTTPResponse.Status, retryAfter: Int?, request: Request
     ) throws -> Response {
-        var response: Response
-        if json {
-            let answer = PhoneWebAnswer.CodeRefused(codeError: state.codeError, banner: state.banner, expired: state.isExpired, retryAfter: retryAfter)
-            response = try JSONBody.response(answer, status: status)
-        } else {
-            response = try codePage(state, purpose: purpose, csrf: csrf, status: status)
+        let answer = PhoneWebAnswer.CodeRefused(codeError: state.codeError, banner: state.banner, expired: state.isExpired, retryAfter: retryAfter)
+        return try request.answer(json: answer, status: status, retryAfter: retryAfter) {
+            try codePage(state, purpose: purpose, csrf: csrf, status: status)
         }
-        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
-        return response
     }
 
     package func codePage(_ state: CodeEntryState, purpose: PhoneCodePurpose, csrf: String, status: HTTPResponse.Status) throws -> Response {

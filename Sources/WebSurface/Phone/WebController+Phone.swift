@@ -40,7 +40,6 @@ extension WebController {
     }
 
     package func submitPhone(_ request: Request, context: GatehouseRequestContext, mode: PhoneSignInState.Mode) async throws -> Response {
-        let wantsJSON = request.wantsJSON
         let fields = try await WebForm.decode(WebForm.Phone.self, from: request, context: context)
         var state = phoneForm.initialState(mode: mode)
         _ = phoneForm.send(.countriesLoaded(phoneCountries, preferred: fields.country), to: &state)
@@ -63,7 +62,7 @@ extension WebController {
                 let sent = try await service.sendPhoneCode(
                     code.phone, country: code.country, purpose: mode == .register ? .register : .signIn, name: code.name, from: context.client
                 )
-                return try codeSent(sent, json: wantsJSON)
+                return try codeSent(sent, request: request)
             } catch let error as GatehouseError {
                 let rendered = APIError(error)
                 status = rendered.status
@@ -73,19 +72,14 @@ extension WebController {
                 if state.waitsForResend { announcement = effects.compactMap { if case .announce(let text) = $0 { text } else { nil } }.last }
             }
         }
-        var response: Response
-        if wantsJSON {
-            let answer = PhoneWebAnswer.Refused(
-                numberError: state.numberError, nameError: state.nameError, banner: state.banner,
-                suggestsRegistration: state.suggestsRegistration, retryAfter: retryAfter,
-                waitsForResend: state.waitsForResend, announcement: announcement
-            )
-            response = try JSONBody.response(answer, status: status)
-        } else {
-            response = try phonePage(state, csrf: fields.csrf ?? WebCookies.newToken(), status: status, retryAfter: retryAfter)
+        let answer = PhoneWebAnswer.Refused(
+            numberError: state.numberError, nameError: state.nameError, banner: state.banner,
+            suggestsRegistration: state.suggestsRegistration, retryAfter: retryAfter,
+            waitsForResend: state.waitsForResend, announcement: announcement
+        )
+        return try request.answer(json: answer, status: status, retryAfter: retryAfter) {
+            try phonePage(state, csrf: fields.csrf ?? WebCookies.newToken(), status: status, retryAfter: retryAfter)
         }
-        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
-        return response
     }
 
     /// What the one name rule says of a typed name, if it refuses it.
@@ -95,10 +89,10 @@ extension WebController {
 
     /// A code went out: to the code screen (as a redirect, or JSON for the script), with the
     /// code bound to this browser by its cookie.
-    package func codeSent(_ sent: PhoneCodeSent, json: Bool) throws -> Response {
-        var response = json
-            ? try JSONBody.response(PhoneWebAnswer.Sent(redirect: "/login/code", sent: sent))
-            : Response.redirect(to: "/login/code", type: .normal)
+    package func codeSent(_ sent: PhoneCodeSent, request: Request) throws -> Response {
+        var response = try request.answer(json: PhoneWebAnswer.Sent(redirect: "/login/code", sent: sent)) {
+            Response.redirect(to: "/login/code", type: .normal)
+        }
         response.setCookie(WebCookies.cookie(WebCookies.phoneCode, sent.verificationID, maxAge: sent.expiresIn + 60))
         return response
     }
