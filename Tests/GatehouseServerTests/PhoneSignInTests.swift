@@ -52,7 +52,7 @@ import WebSurface
             #expect(me.status == .ok)
             let again = try await client.verify(body.verificationID, message.code)
             #expect(try again.status == .gone && (again.decoded(ErrorBody.self)).error == "code_expired", "single use")
-            let stored = try await fixture.storedText(["phone_codes", "throttles"])
+            let stored = try await fixture.storedText(["one_time_secrets", "throttles"])
             #expect(!stored.contains(message.code), "codes are stored only as an HMAC")
         }
     }

@@ -46,7 +46,7 @@ import WebSurface
             #expect(String(buffer: response.body).contains("redirect_not_allowed"))
             #expect(response.headers[values: .setCookie].allSatisfy { !$0.contains("gatehouse-oidc") }, "no flow cookie")
         }
-        #expect(try await fixture.storedText(["oidc_flows"]).isEmpty, "no flow stored")
+        #expect(try await fixture.storedText(["one_time_secrets"]).isEmpty, "no flow stored")
     }
 
     @Test func H21_aSameOriginPathGoesOnToTheProvider() async throws {

@@ -67,7 +67,7 @@ import WebSurface
             #expect(try response.decoded(ErrorBody.self) == ErrorBody(error: "invalid_request", message: message))
         }
         #expect(try fixture.outboxMessages().isEmpty, "nothing sent")
-        #expect(try await !fixture.storedText(["phone_codes"]).contains("script"), "nothing stored")
+        #expect(try await !fixture.storedText(["one_time_secrets"]).contains("script"), "nothing stored")
     }
 
     @Test func H21_aNameIsStoredInNFCAndTrimmed() async throws {
