@@ -1,13 +1,7 @@
 import ArgumentParser
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
-import RESTSurface
-import WebSurface
 
 /// `serve`'s options for sign-in limits, trusted proxies and the hashing queue.
 public struct AbuseOptions: ParsableArguments {

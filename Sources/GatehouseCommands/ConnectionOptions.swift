@@ -1,13 +1,7 @@
 import ArgumentParser
 import Foundation
-import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
-import WebSurface
 
 /// `serve`'s options for TLS, timeouts and the connection cap.
 public struct ConnectionOptions: ParsableArguments {

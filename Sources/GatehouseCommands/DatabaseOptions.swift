@@ -1,17 +1,9 @@
 import ArgumentParser
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
 import GatehousePhoneNumbers
 import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Logging
-import RESTSurface
-import SupabaseSurface
-import WebSurface
 
 /// The `--database` option every command that touches accounts shares.
 public struct DatabaseOptions: ParsableArguments {

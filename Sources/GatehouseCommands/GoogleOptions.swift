@@ -1,15 +1,7 @@
 import ArgumentParser
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
-import SupabaseSurface
-import WebSurface
 
 /// `serve`'s Sign in with Google (or any OpenID Connect provider).
 ///

@@ -1,12 +1,6 @@
 import ArgumentParser
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
-import GraphQLSurface
 
 /// Where the key-encryption key comes from: `--key-encryption-key-file`, else
 /// `GATEHOUSE_KEY_ENCRYPTION_KEY`, else (SQLite only) a file beside the database.

@@ -1,12 +1,6 @@
 import ArgumentParser
-import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
 import GatehouseSQL
-import GraphQLSurface
 import Logging
-import WebSurface
 
 /// `gatehouse migrate`: brings the schema up to date, once, for a deploy step.
 ///

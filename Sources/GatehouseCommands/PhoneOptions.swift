@@ -1,14 +1,6 @@
 import ArgumentParser
 import GatehouseCore
 import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
-import RESTSurface
-import SupabaseSurface
-import WebSurface
 
 /// `serve`'s options for phone sign-in: code lifetime and every sending limit (seed 004).
 public struct PhoneOptions: ParsableArguments {

@@ -2,15 +2,7 @@ import ArgumentParser
 import Foundation
 import GatehouseCore
 import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Logging
-import RESTSurface
-import SupabaseSurface
-import WebSurface
 
 /// `serve`'s real SMS senders: a Standard Webhooks receiver or a Kannel gateway.
 ///

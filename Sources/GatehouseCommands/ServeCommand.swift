@@ -2,17 +2,10 @@ import ArgumentParser
 import Foundation
 import GatehouseCore
 import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import Logging
 import LoginCore
-import RESTSurface
-import SupabaseSurface
-import WebSurface
 
 /// `gatehouse serve`: runs the auth server.
 ///

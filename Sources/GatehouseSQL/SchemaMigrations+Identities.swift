@@ -1,4 +1,3 @@
-import GatehouseCore
 import SQLKit
 
 extension SchemaMigrations {

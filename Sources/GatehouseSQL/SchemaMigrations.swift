@@ -1,4 +1,3 @@
-import GatehouseCore
 import GatehouseModel
 import SQLKit
 

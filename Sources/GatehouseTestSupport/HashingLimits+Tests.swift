@@ -1,9 +1,4 @@
 import GatehouseCore
-import GatehouseHTTP
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
-import WebSurface
 
 extension HashingLimits {
     /// For servers inside a test process: many run at once on one process's hashing threads,

@@ -1,18 +1,11 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
 import GatehousePhoneNumbers
 import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import Logging
-import RESTSurface
 import ServiceLifecycle
-import SupabaseSurface
-import WebSurface
 
 /// The real Gatehouse application on a loopback port with a fresh SQLite file, for tests and
 /// the benchmark. It runs in a `ServiceGroup` and stops gracefully.

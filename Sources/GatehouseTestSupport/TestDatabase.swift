@@ -1,14 +1,7 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseOIDC
-import GatehousePhoneNumbers
 import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Logging
-import RESTSurface
-import WebSurface
 
 /// A fresh, empty database for one test: an SQLite file in a temporary folder, or, when
 /// `GATEHOUSE_TEST_ENGINE=postgres`, a new database on the PostgreSQL server that

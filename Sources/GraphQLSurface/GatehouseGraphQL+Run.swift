@@ -1,5 +1,3 @@
-import GatehouseCore
-import GatehouseHTTP
 import GraphQL
 import Graphiti
 

@@ -1,5 +1,3 @@
-import GatehouseCore
-import GatehouseHTTP
 import GraphQL
 
 // GraphQLSwift 4.3 declares `__InputValue.isDeprecated` as `Boolean!` but gives it no resolver,

@@ -1,5 +1,3 @@
-import GatehouseCore
-import GatehouseHTTP
 import GraphQL
 
 /// How large and deep a GraphQL document may be; checked before the library validates it.

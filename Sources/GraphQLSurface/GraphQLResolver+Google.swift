@@ -1,5 +1,4 @@
 import GatehouseCore
-import GatehouseHTTP
 import Graphiti
 import GatehouseModel
 

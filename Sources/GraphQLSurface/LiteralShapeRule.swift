@@ -1,5 +1,3 @@
-import GatehouseCore
-import GatehouseHTTP
 import GraphQL
 
 /// A validation rule run before the library's: a list or object literal where the schema

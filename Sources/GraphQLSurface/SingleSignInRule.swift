@@ -1,5 +1,3 @@
-import GatehouseCore
-import GatehouseHTTP
 import GraphQL
 
 /// A validation rule: a document may call `login`, `refresh`, a phone-code mutation or

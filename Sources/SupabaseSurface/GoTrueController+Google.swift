@@ -1,5 +1,4 @@
 import Foundation
-import GatehouseCore
 import GatehouseHTTP
 import Hummingbird
 

@@ -1,6 +1,4 @@
 import Foundation
-import GatehouseCore
-import GatehouseHTTP
 import LoginCore
 
 /// What the login template shows, built from LoginCore's state and configuration.

@@ -1,6 +1,4 @@
 import Foundation
-import GatehouseCore
-import GatehouseHTTP
 import Mustache
 
 /// The web screen's files, loaded once from the module's resources: two templates, one

@@ -1,18 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
 import Logging
 import NIOCore
-import RESTSurface
-import SupabaseSurface
-import WebSurface
 
 /// `gatehouse-bench`: measures Gatehouse in one run and reports ratios, not just times.
 ///

@@ -1,16 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
-import RESTSurface
-import SupabaseSurface
-import WebSurface
 
 /// What the server adds to a Google sign-in beyond the provider's own round trips: ID-token
 /// validation with a warm key cache, the identity lookup (or account creation) and the session,

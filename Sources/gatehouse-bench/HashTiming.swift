@@ -1,12 +1,5 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseOIDC
-import GatehouseSQL
-import GraphQLSurface
-import RESTSurface
-import SupabaseSurface
-import WebSurface
 
 /// Times argon2id hashes one at a time, on one thread, with nothing else running.
 enum HashTiming {

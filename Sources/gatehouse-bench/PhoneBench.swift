@@ -1,20 +1,12 @@
 import AsyncHTTPClient
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
 import GatehousePhoneNumbers
 import GatehouseSQL
-import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
 import Logging
 import NIOCore
-import RESTSurface
-import SupabaseSurface
 import Synchronization
-import WebSurface
 
 /// Seed 004's phone sign-in under load: `POST /api/auth/phone/otp` and `/verify` per second
 /// and their p99, with the outbox sender, against a server of its own with 16 phone accounts.

@@ -1,16 +1,7 @@
 import Foundation
-import GatehouseCore
 import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 9: the CLI remembers which server a session belongs to, and says how long to wait
 /// when the server throttles a sign-in.

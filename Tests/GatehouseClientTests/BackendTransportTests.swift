@@ -2,17 +2,8 @@ import Foundation
 import GatehouseClient
 import GatehouseCore
 import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import LoginCore
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// The SDK over each backend an app file can name: seed 000's REST, seed 001's GraphQL and
 /// seed 003's Supabase Auth, each against those routes of the real server on loopback.

@@ -2,19 +2,9 @@ import Crypto
 import Foundation
 import GatehouseClient
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
-import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
 import LoginCore
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// The SDK's Sign in with Google against the real server and a real OpenID provider
 /// (oidc-provider-mock 0.4.8): seed 002's code over REST and GraphQL, an ID token over

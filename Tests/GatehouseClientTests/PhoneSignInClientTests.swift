@@ -1,20 +1,13 @@
 import Foundation
 import GatehouseClient
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
 import GatehousePhoneNumbers
 import GatehouseSQL
 import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
 import Logging
 import LoginCore
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// The SDK's phone sign-in (seed 004) over each transport against the real server: send a code,
 /// read it from the server's outbox, verify it, and drive LoginCore's code-entry machine.

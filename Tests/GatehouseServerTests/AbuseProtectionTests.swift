@@ -1,18 +1,11 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 9's limits on REST: per address, per account and source with back-off, per account
 /// across addresses, identical for unknown accounts, and blind to spoofed headers.

@@ -1,20 +1,12 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LoginCore
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 20's web seam: CSRF is one middleware on every web form POST. Each of the eight forms
 /// refuses a missing, an empty and a forged token with the same 403 `csrf`, before its handler

@@ -2,20 +2,13 @@ import Crypto
 import Foundation
 import GatehouseCore
 import GatehouseDelivery
-import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
 import GatehousePhoneNumbers
 import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Logging
 import Metrics
 import MetricsTestKit
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 21, finding 3: with a silent account check a code's SMS leaves after the answer,
 /// through the delivery queue; a gateway that fails is retried by its sender, then logged and

@@ -1,16 +1,10 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
-import GatehouseServer
 import GraphQL
 import GraphQLSurface
 import LoginCore
-import RESTSurface
 import SupabaseSurface
 import Testing
 import WebSurface

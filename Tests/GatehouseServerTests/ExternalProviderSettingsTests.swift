@@ -1,16 +1,7 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
 import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// What a provider configuration accepts: issuers, client ids, leeway and redirect targets
 /// (exact, except loopback on any port, RFC 8252 §7.3).

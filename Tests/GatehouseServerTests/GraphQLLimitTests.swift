@@ -1,17 +1,8 @@
 import Foundation
-import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
 import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 10, finding 1: no GraphQL document can pin the CPU. Each payload is the attacker's.
 @Suite struct GraphQLLimitTests {

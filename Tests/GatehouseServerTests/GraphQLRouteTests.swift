@@ -1,19 +1,10 @@
 import Foundation
-import GatehouseCore
 import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import LoginCore
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Seed 001's GraphQL contract at `/graphql` (FR-004, FR-006), through the real router.
 @Suite struct GraphQLRouteTests {

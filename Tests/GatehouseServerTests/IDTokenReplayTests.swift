@@ -1,20 +1,11 @@
 import Crypto
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 21, findings 5 to 7 on `POST /auth/google`, against a local RS256 issuer on loopback:
 /// an ID token works once, a provider's malformed email signs nobody in, and a code is only

@@ -1,18 +1,10 @@
 import Crypto
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
 import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
 import Logging
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// The ID-token checks a real provider cannot be made to fail (the browser suite covers the
 /// rest against oidc-provider-mock): `azp`, extra audiences, `iat` in the future, the leeway on

@@ -1,19 +1,10 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LoginCore
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 10, finding 7: one normalisation (NFKC, case fold) at account creation and at
 /// sign-in, and duplicate JSON keys refused on every JSON surface.

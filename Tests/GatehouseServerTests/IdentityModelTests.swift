@@ -1,21 +1,15 @@
 import Foundation
 import GatehouseCore
 import GatehouseDelivery
-import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
 import GatehouseSQL
 import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import RESTSurface
 import SQLKit
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 9's identity model: identities and password credentials outside `users`, a migration
 /// that keeps databases of the previous release working, and writes that are all or nothing.

@@ -1,17 +1,7 @@
 import Foundation
-import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// `POST /api/auth/logout` with the local, global and others scopes (seed 001 US3.4).
 @Suite struct LogoutTests {

@@ -1,16 +1,8 @@
 import Foundation
-import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
 import GatehouseSQL
-import GraphQLSurface
 import Logging
-import RESTSurface
 import SQLKit
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Schema version 4 splits the names of accounts created before first and last names existed.
 @Suite struct NameMigrationTests {

@@ -1,18 +1,11 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
 import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// `docs/openapi.yaml` is the document the server serves, and it lists exactly the API routes.
 @Suite struct OpenAPIDocumentTests {

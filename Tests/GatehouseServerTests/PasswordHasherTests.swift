@@ -1,11 +1,4 @@
 import GatehouseCore
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
-import RESTSurface
-import SupabaseSurface
 import Testing
 
 /// argon2id through libargon2 with OWASP's minimum cost.

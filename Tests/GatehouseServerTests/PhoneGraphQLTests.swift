@@ -1,19 +1,8 @@
 import Foundation
-import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Seed 004's phone sign-in through GraphQL (for seed 001-style apps): the same codes, limits
 /// and pipeline as REST.

@@ -1,15 +1,8 @@
 import Foundation
 import GatehouseCore
-import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
 import GatehousePhoneNumbers
-import GatehouseSQL
-import GraphQLSurface
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// libphonenumber through the C shim: validity, type, E.164 and the countries the screen uses.
 @Suite struct PhoneNumberTests {

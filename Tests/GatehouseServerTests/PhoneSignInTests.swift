@@ -3,18 +3,11 @@ import GatehouseCore
 import GatehouseDelivery
 import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Seed 004's phone sign-in over REST: codes, their limits, the outbox, registration.
 @Suite struct PhoneSignInTests {

@@ -1,13 +1,8 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
 import GraphQLSurface
 import LoginCore
-import RESTSurface
 import SupabaseSurface
 import Testing
 import WebSurface

@@ -1,16 +1,7 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// The storage contract for sign-in with a provider, on SQLite and PostgreSQL: flows that are
 /// used once and expire, the codes they return to apps, and identities linked and claimed.

@@ -1,17 +1,8 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// `POST /api/auth/refresh`: rotation, the grace window, reuse detection, expiry and revocation.
 @Suite struct RefreshTests {

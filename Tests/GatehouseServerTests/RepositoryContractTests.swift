@@ -1,18 +1,10 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
 import GatehouseSQL
-import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
 import Logging
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// The storage contract, run against SQLite and PostgreSQL alike: what every engine must do
 /// for accounts, sessions, refresh rotation, limits, web sessions, keys and migrations.

@@ -1,18 +1,9 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 21, finding 1: `return_to` after a Google sign-in is a same-origin path or a 400,
 /// and a refused one starts no flow. The attacker's exact inputs first.

@@ -3,17 +3,11 @@ import GatehouseCore
 import GatehouseDelivery
 import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
-import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 21, the second attacker's pass: the silent account check on registration, and names
 /// with control characters, each with the attacker's exact input. (`return_to` is

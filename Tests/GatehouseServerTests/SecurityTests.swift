@@ -1,19 +1,11 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import RESTSurface
-import SupabaseSurface
 import Synchronization
 import Testing
-import WebSurface
 
 /// Secrets stay secret: refresh tokens stored hashed, nothing sensitive in the logs.
 @Suite struct SecurityTests {

@@ -1,20 +1,12 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
-import GatehousePhoneNumbers
 import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 20's shared seam for the device list: a session records its device (a label read from
 /// the user agent), the address it signed in from, and when it was last used.

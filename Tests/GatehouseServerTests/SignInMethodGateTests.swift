@@ -1,18 +1,11 @@
 import Foundation
-import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
 import GatehouseModel
-import GatehouseOIDC
-import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LoginCore
-import RESTSurface
-import SupabaseSurface
 import Testing
 import WebSurface
 

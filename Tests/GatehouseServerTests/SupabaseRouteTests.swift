@@ -1,18 +1,9 @@
 import Foundation
-import GatehouseCore
 import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// The Supabase Auth (GoTrue) subset under `/auth/v1` (seed 003), through the real router.
 @Suite struct SupabaseRouteTests {

@@ -1,19 +1,9 @@
 import Foundation
-import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
 import GatehouseServer
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// A throttled sign-in on every surface: 429, a whole-second `Retry-After`, and each
 /// surface's own shape (REST, GraphQL, Supabase Auth, the web form with and without script).

@@ -1,19 +1,10 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
 import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
 import JWTKit
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 10, finding 7: a token is accepted only with this server's `kid` and in its one
 /// canonical (low-S) form.

@@ -1,18 +1,8 @@
 import Foundation
-import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
 import JWTKit
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Access tokens: ES256 with a `kid`, the claims, the published JWKS and the persisted key.
 @Suite struct TokenTests {

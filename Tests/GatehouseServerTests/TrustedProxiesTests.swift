@@ -1,6 +1,4 @@
-import GatehouseCore
 import GatehouseHTTP
-import GatehouseSQL
 import Testing
 
 /// `--trusted-proxy` ranges: IPv4 and IPv6 CIDR, single addresses, and refusal of nonsense.

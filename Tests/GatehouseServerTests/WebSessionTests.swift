@@ -1,18 +1,7 @@
 import Foundation
-import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// Issue 10, finding 4: the web session is its own opaque, hashed id with an idle timeout,
 /// rotated at sign-in, and never interchangeable with a refresh token.

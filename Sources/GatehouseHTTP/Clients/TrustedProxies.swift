@@ -1,5 +1,4 @@
 import Foundation
-import GatehouseCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,3 @@
-import GatehouseCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore

@@ -1,5 +1,4 @@
 import Foundation
-import GatehouseCore
 
 /// How long connections may idle or dawdle, and how many may be open at once.
 ///

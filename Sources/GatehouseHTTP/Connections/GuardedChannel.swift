@@ -1,4 +1,3 @@
-import GatehouseCore
 import HummingbirdCore
 import Logging
 import NIOCore

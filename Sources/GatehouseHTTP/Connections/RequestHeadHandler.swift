@@ -1,4 +1,3 @@
-import GatehouseCore
 import NIOCore
 import NIOHTTP1
 

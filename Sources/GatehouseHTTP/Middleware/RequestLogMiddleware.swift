@@ -1,5 +1,4 @@
 import Foundation
-import GatehouseCore
 import Hummingbird
 import Logging
 

@@ -1,4 +1,3 @@
-import GatehouseCore
 import HTTPTypes
 import Hummingbird
 

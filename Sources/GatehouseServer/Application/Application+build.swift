@@ -1,5 +1,4 @@
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
 import GatehouseSQL
 import Hummingbird

@@ -1,5 +1,4 @@
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseOIDC
 import GatehousePhoneNumbers
 import Logging

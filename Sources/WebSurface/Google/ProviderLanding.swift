@@ -1,5 +1,4 @@
 import GatehouseCore
-import GatehouseHTTP
 import LoginCore
 
 /// What a screen says after the provider sent the browser back: the `?google=` value the

@@ -1,6 +1,4 @@
 import Foundation
-import GatehouseCore
-import GatehouseHTTP
 import GatehouseModel
 import LoginCore
 

@@ -2,16 +2,8 @@ import ArgumentParser
 import Foundation
 import GatehouseCommands
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
 import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import Logging
-import SupabaseSurface
-import WebSurface
 
 extension Gatehouse {
     /// `gatehouse keys …`: the signing keys every instance shares.

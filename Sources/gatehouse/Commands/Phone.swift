@@ -1,16 +1,6 @@
 import ArgumentParser
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
-import RESTSurface
-import SupabaseSurface
-import WebSurface
 
 extension Gatehouse {
     /// `gatehouse phone`: what the server's libphonenumber makes of numbers, without a server.

@@ -2,17 +2,7 @@ import ArgumentParser
 import Foundation
 import GatehouseCommands
 import GatehouseCore
-import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import LoginCore
-import RESTSurface
-import SupabaseSurface
-import WebSurface
 
 extension Gatehouse {
     /// `gatehouse users …`: manage accounts in the database.

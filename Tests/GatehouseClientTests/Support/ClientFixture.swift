@@ -5,20 +5,13 @@ import FoundationNetworking
 import GatehouseClient
 import GatehouseCore
 import GatehouseDelivery
-import GatehouseHTTP
-import GatehouseOIDC
 import GatehousePhoneNumbers
 import GatehouseSQL
-import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
 import Logging
 import LoginCore
-import RESTSurface
 import SQLKit
-import SupabaseSurface
 import Synchronization
-import WebSurface
 
 /// The real server on loopback and clients of it, all on one hand-moved clock.
 struct ClientFixture {

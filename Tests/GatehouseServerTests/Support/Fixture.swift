@@ -2,19 +2,14 @@ import Foundation
 import GatehouseCore
 import GatehouseDelivery
 import GatehouseHTTP
-import GatehouseOIDC
 import GatehousePhoneNumbers
 import GatehouseSQL
 import GatehouseServer
 import GatehouseTestSupport
-import GraphQLSurface
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import RESTSurface
 import SQLKit
-import SupabaseSurface
-import WebSurface
 
 /// A fresh SQLite file in a temporary folder, seeded with seed 000's demo account.
 struct Fixture {

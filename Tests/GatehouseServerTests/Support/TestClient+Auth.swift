@@ -1,20 +1,11 @@
 import Foundation
 import GatehouseCore
-import GatehouseDelivery
 import GatehouseHTTP
-import GatehouseOIDC
-import GatehousePhoneNumbers
-import GatehouseSQL
-import GatehouseServer
-import GraphQLSurface
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import RESTSurface
-import SupabaseSurface
 import Testing
-import WebSurface
 
 /// A decoded error body.
 struct ErrorBody: Decodable, Equatable {
