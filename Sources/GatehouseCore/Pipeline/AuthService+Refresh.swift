@@ -32,6 +32,10 @@ extension AuthService {
             else {
                 try await sessions.revokeSession(id: session.id, at: now, reason: .refreshTokenReused)
                 logger.warning("Refresh token reuse; session revoked", metadata: ["session.id": "\(session.id)"])
+                report(
+                    .sessionEnded(userID: session.userID, sessionID: session.id, reason: .refreshTokenReused),
+                    address: session.address, device: session.deviceLabel
+                )
                 throw GatehouseError.refreshRejected(.reused)
             }
             record = next

@@ -48,5 +48,7 @@ extension AuthService {
             _ = try await sessions.revokeSessions(userID: principal.user.id, keeping: principal.session.id, at: now, reason: reason)
         }
         logger.info("Logout", metadata: ["user.id": "\(principal.user.id)", "scope": "\(scope.rawValue)"])
+        let ended = SecurityEvent.sessionEnded(userID: principal.user.id, sessionID: scope == .local ? principal.session.id : nil, reason: reason)
+        report(ended, address: principal.session.address, device: principal.session.deviceLabel)
     }
 }

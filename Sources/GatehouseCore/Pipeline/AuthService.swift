@@ -20,6 +20,8 @@ public struct AuthService: Sendable {
     /// Google (or the configured OpenID provider), when one is configured.
     package let google: ProviderSignIn?
     package let settings: AuthSettings
+    /// Where security events go (the audit log); `nil` reports nothing.
+    package let events: (any EventSink)?
     package let dummyHash: String
     package let logger: Logger
 
@@ -36,8 +38,9 @@ public struct AuthService: Sendable {
     package init(
         repository: some UserRepository & SessionRepository & ThrottleRepository & OIDCFlowRepository,
         hasher: PasswordHasher, tokens: TokenIssuer, keys: AccountKeys, settings: AuthSettings, phone: PhoneCodeIssuer? = nil,
-        google: ProviderSignIn? = nil, logger: Logger
+        google: ProviderSignIn? = nil, events: (any EventSink)? = nil, logger: Logger
     ) async throws {
+        self.events = events
         users = repository
         sessions = repository
         flows = repository
@@ -85,6 +88,7 @@ public struct AuthService: Sendable {
                 "reason": "invalid_credentials", "method": "\(grant.method)", "account.ref": "\(attempt.account)",
                 "client.address": "\(client.address)",
             ])
+            report(.signInRefused(account: attempt.account, method: grant.method, reason: .invalidCredentials), client: client)
             throw GatehouseError.invalidCredentials
         }
         let user = verified.user
@@ -92,6 +96,7 @@ public struct AuthService: Sendable {
             logger.notice("Sign-in refused", metadata: [
                 "reason": "account_locked", "user.id": "\(user.id)", "client.address": "\(client.address)",
             ])
+            report(.signInRefused(account: attempt.account, method: grant.method, reason: .accountLocked), client: client)
             throw GatehouseError.accountLocked
         }
         return Admission(
@@ -169,6 +174,7 @@ public struct AuthService: Sendable {
             "user.id": "\(user.id)", "session.id": "\(session.id)", "session.kind": "\(kind)", "method": "\(method)",
             "client.address": "\(client.address)",
         ])
+        report(.signInSucceeded(userID: user.id, sessionID: session.id, method: method), client: client)
         return session
     }
 

@@ -39,7 +39,8 @@ extension AuthService {
         let service = try await AuthService(
             repository: repository,
             hasher: PasswordHasher(parameters: configuration.argon2, pool: HashingPool.shared(configuration.hashing)),
-            tokens: tokens, keys: accountKeys, settings: configuration.authSettings, phone: phone, google: google, logger: logger
+            tokens: tokens, keys: accountKeys, settings: configuration.authSettings, phone: phone, google: google,
+            events: configuration.events, logger: logger
         )
         return (service, keys)
     }

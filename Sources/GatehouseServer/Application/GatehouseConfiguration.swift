@@ -67,6 +67,8 @@ public struct GatehouseConfiguration: Sendable {
     public var graphQL = GraphQLLimits()
     /// Threads and queue of the password hasher.
     public var hashing = HashingLimits()
+    /// Where security events go (sign-ins, refusals, ended sessions); `nil` records none.
+    public var events: (any EventSink)?
     /// Whether to log each request's method, path and status.
     public var logRequests: Bool = true
     /// The clock every expiry is measured against; injected so tests can move time.

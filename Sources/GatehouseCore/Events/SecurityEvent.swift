@@ -1,0 +1,29 @@
+import Foundation
+
+/// Something that happened to an account's security, as the pipeline decided it.
+///
+/// Never a password, token or code: an unknown account is named only by its keyed reference
+/// (``AccountKeys/reference(for:)``), so a recorded refusal reveals nothing either.
+public enum SecurityEvent: Sendable, Equatable {
+    /// A grant passed every check and a session opened.
+    case signInSucceeded(userID: String, sessionID: String, method: String)
+    /// A grant was refused after the limits admitted it; `account` is a keyed reference.
+    case signInRefused(account: String, method: String, reason: SignInRefusal)
+    /// A session ended, with why.
+    case sessionEnded(userID: String, sessionID: String?, reason: SessionEndReason)
+}
+
+/// Why a sign-in the limits admitted was refused.
+public enum SignInRefusal: String, Sendable, Equatable {
+    case invalidCredentials = "invalid_credentials"
+    case accountLocked = "account_locked"
+}
+
+/// Where the pipeline reports each ``SecurityEvent``: the audit log (issue 24) is one sink.
+///
+/// A sink must not slow a sign-in: it takes the event and returns, doing any writing off the
+/// request path. The pipeline never waits on its result.
+public protocol EventSink: Sendable {
+    /// Takes one event that happened at `date` for a client at `address` on `device` (a label), where known.
+    func record(_ event: SecurityEvent, at date: Date, address: String?, device: String?)
+}
