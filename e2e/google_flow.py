@@ -2,6 +2,7 @@
 import time
 
 import requests
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 from pages import el, open_login, wait_for
@@ -26,6 +27,26 @@ def approve(driver, sub):
 def deny(driver):
     """Presses the provider's 'Deny access'."""
     driver.find_element(By.XPATH, "//button[contains(., 'Deny')]").click()
+
+
+def click_and_land(driver, element, server, path, timeout=10):
+    """Clicks a control that navigates, waits for the old page to be gone, then for `path`.
+
+    `landed` alone cannot tell a page from the one before it when both are on `path` (Home's
+    unlink lands on Home): it could pass on the old page and leave the next read stale.
+    """
+    old = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    wait_for(driver, lambda d: _is_stale(old), timeout)
+    return landed(driver, server, path, timeout)
+
+
+def _is_stale(element):
+    try:
+        element.tag_name
+        return False
+    except StaleElementReferenceException:
+        return True
 
 
 def landed(driver, server, path, timeout=10):

@@ -8,7 +8,7 @@ import pytest
 import requests
 from supabase_auth import SyncGoTrueClient
 
-from google_flow import approve, google_sign_in, landed, password_tokens, press_google, visible_text
+from google_flow import approve, click_and_land, google_sign_in, landed, password_tokens, press_google, visible_text
 from google_provider import GoogleServer, provider, sha256_hex
 from pages import el, open_login, post_and_wait, type_into, wait_for
 from test_accessibility import axe_violations
@@ -94,8 +94,7 @@ def test_L05_link_and_unlink_google_from_home(browser, peated, provider):
     landed(driver, peated, "/home")
     assert el(driver, "google-status").text == "Linked"
     assert el(driver, "user-email").text == email
-    el(driver, "unlink-google").click()
-    landed(driver, peated, "/home")
+    click_and_land(driver, el(driver, "unlink-google"), peated, "/home")
     assert el(driver, "google-status").text == "Not linked"
 
 
@@ -105,8 +104,7 @@ def test_L06_the_last_way_in_cannot_be_unlinked(browser, peated, provider):
     google_sign_in(driver, peated, sub)
     landed(driver, peated, "/welcome")
     driver.get(peated.url + "/home")
-    el(driver, "unlink-google").click()
-    landed(driver, peated, "/home")
+    click_and_land(driver, el(driver, "unlink-google"), peated, "/home")
     assert el(driver, "google-status").text == "Linked"
     assert visible_text(driver, "google-error") == "Add another way to sign in before removing this one."
 
