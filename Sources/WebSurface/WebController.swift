@@ -34,9 +34,7 @@ package struct WebController {
         form = LoginForm(configuration: login)
         configJSON = LoginPage.configJSON(login)
         themeCSS = LoginPage.themeCSS(login.theme)
-        phoneCountries = service.phone.map { phone in
-            phone.policy.allowedRegions.compactMap { phone.numbers.country($0, language: "en") }
-        } ?? []
+        phoneCountries = service.phone?.countries() ?? []
         phoneConfigJSON = PhonePage.configJSON(login, countries: phoneCountries)
         providerButton = ProviderButton(configuration: login)
     }

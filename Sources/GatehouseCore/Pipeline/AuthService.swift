@@ -174,7 +174,8 @@ public struct AuthService: Sendable {
             "user.id": "\(user.id)", "session.id": "\(session.id)", "session.kind": "\(kind)", "method": "\(method)",
             "client.address": "\(client.address)",
         ])
-        report(.signInSucceeded(userID: user.id, sessionID: session.id, method: method), client: client)
+        // The session's own label: the user agent is read once per sign-in.
+        report(.signInSucceeded(userID: user.id, sessionID: session.id, method: method), address: client.address, device: session.deviceLabel)
         return session
     }
 

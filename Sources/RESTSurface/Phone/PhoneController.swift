@@ -29,9 +29,8 @@ package struct PhoneController {
             throw GatehouseError.invalidRequest("lang must be a language tag such as en or hi-IN")
         }
         let phone = try service.requirePhoneSignIn()
-        let regions = phone.policy.allowedRegions
-        let countries = regions.compactMap { phone.numbers.country($0, language: language) }
-        var response = try JSONBody.response(PhoneCountries(countries: countries, defaultCountry: regions.first))
+        let countries = phone.countries(language: language)
+        var response = try JSONBody.response(PhoneCountries(countries: countries, defaultCountry: phone.policy.allowedRegions.first))
         response.headers[.cacheControl] = "public, max-age=3600"
         return response
     }
