@@ -61,7 +61,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The common-password list new passwords are checked against, and its notice.
+            resources: [.copy("Resources")]
         ),
         // Adapters: each depends on the core only.
         .target(
@@ -88,7 +90,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The account mail's text and HTML templates.
+            resources: [.copy("Resources")]
         ),
         .target(
             name: "GatehouseOIDC",

@@ -46,6 +46,10 @@ class Server:
         Server.instances.append(self)
         self.create_user(EMAIL, NAME, PASSWORD)
         config_path = ROOT / "examples" / config / "gatehouse.json"
+        # Account mail goes to this server's own outbox unless the test names a sender.
+        self.mail_outbox = os.path.join(self.folder, "mail-outbox.jsonl")
+        if not any(option in extra for option in ("--smtp-url", "--email-webhook", "--email-outbox")):
+            extra = (*extra, "--email-outbox", self.mail_outbox)
         self.process = subprocess.Popen(
             [BIN, "serve", "--port", str(self.port), "--database", self.database, "--config", str(config_path),
              "--log-level", "info", *limits, *extra],

@@ -11,8 +11,10 @@ from selenium.webdriver.common.by import By
 @pytest.mark.parametrize("phone", PHONES)
 def test_A1_screen_shows_logo_fields_and_a_disabled_button(browser, server, phone):
     driver = open_login(browser(width=PHONES[phone][0], height=PHONES[phone][1]), server)
-    logo = driver.find_element(By.CSS_SELECTOR, "svg.logo")
-    assert logo.is_displayed() and logo.get_attribute("aria-label") == "Gatehouse logo"
+    # The app file's logo (examples/000-generic/logo.svg), loaded, with its label.
+    logo = driver.find_element(By.CSS_SELECTOR, "img.logo")
+    assert logo.is_displayed() and logo.get_attribute("alt") == "Gatehouse logo"
+    assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", logo)
     for field in ("email", "password", "submit"):
         assert el(driver, field).is_displayed()
     assert el(driver, "email").get_attribute("placeholder") == "Email"

@@ -58,6 +58,8 @@ public struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Sign in with Google") var google: GoogleOptions
 
+    @OptionGroup(title: "Account mail") var email: EmailOptions
+
     @OptionGroup var connections: ConnectionOptions
 
     @OptionGroup var kek: KeyEncryptionOptions
@@ -134,6 +136,11 @@ public struct ServeCommand: AsyncParsableCommand {
                 )
             }
             configuration.login = app.login
+            // The logo is read from the app file's folder, whoever starts the server from where.
+            if let logo = app.login.logo, !logo.path.hasPrefix("/") {
+                configuration.login.logo?.path = URL(fileURLWithPath: config).deletingLastPathComponent().appendingPathComponent(logo.path).path
+            }
+            configuration.accounts = app.accounts
             configuration.supabaseAnonKey = app.backend.anonKey
             configuration.signInMethods = app.signIn
             // Phone sign-in exists only where the app file lists it: present means enabled.
@@ -156,6 +163,18 @@ public struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--silent-account-check needs an SMS sender (--sms-webhook, --sms-kannel or --sms-outbox)")
         }
         if demo, configuration.phone != nil { try await ensureDemoPhoneAccount() }
+        let publicHost = URL(string: configuration.resolvedPublicURL)?.host ?? host
+        let wantsMail = configuration.accounts.sendsMail
+        if let delivery = try email.delivery(appName: configuration.login.appName, publicHost: publicHost, demo: demo && wantsMail) {
+            configuration.email = delivery
+        }
+        if wantsMail, configuration.email == .none {
+            throw ValidationError(
+                "the app file's accounts (signUp, passwordReset, requireVerifiedEmail) need a mail sender: --smtp-url, --email-webhook or --email-outbox"
+            )
+        }
+        configuration.breachedPasswordURL = email.breachedPasswordCheck
+        let mailDemo: String? = if case .outbox(let path) = configuration.email, demo { path } else { nil }
         if let anonKey { configuration.supabaseAnonKey = anonKey }
         let demo = demo
         let host = host
@@ -164,6 +183,10 @@ public struct ServeCommand: AsyncParsableCommand {
         let phoneDemo = demo && configuration.phone != nil ? outbox : nil
         let app = try await buildApplication(configuration, logger: Logger(label: "gatehouse")) { boundPort in
             Self.announce(url: "\(scheme)://\(host):\(boundPort)", demo: demo, supabase: supabase)
+            if let mailDemo {
+                let path = URL(fileURLWithPath: mailDemo).standardizedFileURL.path
+                FileHandle.standardOutput.write(Data("Demo mail: sign-up, verification and reset mail is written to \(path)\n".utf8))
+            }
             if let phoneDemo {
                 let path = URL(fileURLWithPath: phoneDemo).standardizedFileURL.path
                 FileHandle.standardOutput.write(Data("Demo phone: +91 98765 43210 (Demo User); codes are written to \(path)\n".utf8))

@@ -37,6 +37,8 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
     case requestError = "request_error"
     case userNotFound = "user_not_found"
     case methodNotAllowed = "method_not_allowed"
+    case weakPassword = "weak_password"
+    case signupDisabled = "signup_disabled"
 
     /// Gatehouse's REST code for the same failure, or `nil` where there is none (GoTrue's
     /// gateway and routing answers).
@@ -66,6 +68,8 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
         case .emailProviderDisabled, .phoneProviderDisabled: .signInMethodNotOffered
         case .singleIdentityNotDeletable: .lastSignInMethod
         case .userNotFound: .accountNotFound
+        case .weakPassword: .weakPassword
+        case .signupDisabled: .featureDisabled
         case .requestTooLarge, .unexpectedFailure, .invalidAPIKey, .notFound, .requestError, .methodNotAllowed: nil
         }
     }

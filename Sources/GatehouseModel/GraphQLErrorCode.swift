@@ -39,6 +39,9 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
     case signInMethodNotOffered = "SIGN_IN_METHOD_NOT_OFFERED"
     case emailTaken = "EMAIL_TAKEN"
     case notFound = "NOT_FOUND"
+    case weakPassword = "WEAK_PASSWORD"
+    case featureDisabled = "FEATURE_DISABLED"
+    case linkExpired = "LINK_EXPIRED"
 
     /// The REST API's code for the same failure (seed 000's `error`); `nil` for an unexpected
     /// failure, which REST answers with a 5xx and no code of its own.
@@ -77,6 +80,9 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
         case .signInMethodNotOffered: .signInMethodNotOffered
         case .emailTaken: .emailTaken
         case .notFound: .notFound
+        case .weakPassword: .weakPassword
+        case .featureDisabled: .featureDisabled
+        case .linkExpired: .linkExpired
         }
     }
 }

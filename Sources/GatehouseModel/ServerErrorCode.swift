@@ -80,3 +80,12 @@ extension ServerErrorCode {
     /// An operator's new account: the email already has one (409).
     public static let emailTaken: Self = "email_taken"
 }
+
+extension ServerErrorCode {
+    /// A new password the policy refuses: too short, too long, too common or breached (400).
+    public static let weakPassword: Self = "weak_password"
+    /// The app does not offer this (sign-up or password reset) (403).
+    public static let featureDisabled: Self = "feature_disabled"
+    /// A mail link or code that cannot be used: expired, used, replaced or unknown (410).
+    public static let linkExpired: Self = "link_expired"
+}

@@ -26,6 +26,14 @@ extension SQLRepository {
         }
     }
 
+    public func verifyIdentity(userID: String, provider: IdentityProvider, subject: String, at date: Date) async throws -> Bool {
+        try await write {
+            !(try await database.update("identities").set("verified_at", to: date.milliseconds)
+                .where("user_id", .equal, userID).where("provider", .equal, provider.rawValue).where("subject", .equal, subject)
+                .where("verified_at", .is, SQLLiteral.null).returning("user_id").all()).isEmpty
+        }
+    }
+
     public func removeIdentity(userID: String, provider: IdentityProvider) async throws -> Bool {
         try await write {
             !(try await database.delete(from: "identities").where("user_id", .equal, userID)

@@ -51,6 +51,16 @@ extension SQLRepository: ThrottleRepository {
         }
     }
 
+    @discardableResult
+    public func clear(prefix: String) async throws -> Int {
+        // substr, not LIKE: a key may hold `_` or `%`, which LIKE would read as wildcards.
+        try await write {
+            try await database.raw("""
+                DELETE FROM throttles WHERE substr(key, 1, \(bind: prefix.count)) = \(bind: prefix) RETURNING key
+                """).all().count
+        }
+    }
+
     public func purge(before date: Date) async throws -> Int {
         try await write {
             try await database.delete(from: "throttles").where("last_at", .lessThan, date.milliseconds)

@@ -14,6 +14,11 @@ import GatehouseModel
 ///   resendPhoneCode(verificationId: String!): PhoneCodeSent!
 ///   verifyPhoneCode(data: VerifyPhoneCodeInput!): AuthPayload!
 ///   signInWithGoogle(data: GoogleSignInInput!): AuthPayload!
+///   signUp(data: SignUpInput!): Boolean!
+///   resendVerificationEmail(email: String!): Boolean!
+///   verifyEmail(data: MailProofInput!): AuthPayload!
+///   requestPasswordReset(email: String!): Boolean!
+///   resetPassword(data: MailProofInput!, password: String!): AuthPayload!
 /// }
 /// ```
 package struct GatehouseGraphQL: API {
@@ -64,6 +69,16 @@ package struct GatehouseGraphQL: API {
                 InputField("idToken", at: \.idToken).description("Or an ID token the app got from Google.")
                 InputField("nonce", at: \.nonce).description("The raw nonce the app sent; the token carries its SHA-256.")
             }
+            Input(GraphQLResolver.SignUpInput.self, as: "SignUpInput") {
+                InputField("email", at: \.email)
+                InputField("password", at: \.password)
+                InputField("name", at: \.name)
+            }
+            Input(GraphQLResolver.MailProofInput.self, as: "MailProofInput") {
+                InputField("token", at: \.token).description("The token of the mail's link.")
+                InputField("email", at: \.email).description("Or the address the mail went to, with its code.")
+                InputField("code", at: \.code)
+            }
             Query {
                 Field("me", at: GraphQLResolver.me).description("The signed-in user; needs a Bearer token.")
             }
@@ -89,6 +104,22 @@ package struct GatehouseGraphQL: API {
                 Field("signInWithGoogle", at: GraphQLResolver.signInWithGoogle) {
                     Argument("data", at: \.data)
                 }.description("Signs in with Google (a code or an ID token); answers like login.")
+                Field("signUp", at: GraphQLResolver.signUp) {
+                    Argument("data", at: \.data)
+                }.description("Creates an account and mails its verification; true whether or not the address was taken.")
+                Field("resendVerificationEmail", at: GraphQLResolver.resendVerificationEmail) {
+                    Argument("email", at: \.email)
+                }
+                Field("verifyEmail", at: GraphQLResolver.verifyEmail) {
+                    Argument("data", at: \.data)
+                }.description("Verifies the address with the mail's token or code and signs in; answers like login.")
+                Field("requestPasswordReset", at: GraphQLResolver.requestPasswordReset) {
+                    Argument("email", at: \.email)
+                }.description("Mails a reset link and code if the address has an account; true either way.")
+                Field("resetPassword", at: GraphQLResolver.resetPassword) {
+                    Argument("data", at: \.data)
+                    Argument("password", at: \.password)
+                }.description("Sets a new password with the mail's token or code, ends every session and signs in.")
             }
         }
         let problems = validateSchema(schema: schema.schema)

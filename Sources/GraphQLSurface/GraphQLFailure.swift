@@ -34,6 +34,10 @@ package enum GraphQLFailure {
         case .payloadTooLarge(let limit): (.badUserInput, "The request body must be at most \(limit) bytes", nil)
         case .invalidCredentials: (.invalidCredentials, messages.text(.invalidCredentials), nil)
         case .accountLocked: (.accountLocked, messages.text(.accountLocked), nil)
+        case .emailNotVerified: (.emailNotVerified, messages.text(.emailNotVerified), nil)
+        case .passwordRejected(let rejection): (.weakPassword, rejection.message, nil)
+        case .linkExpired: (.linkExpired, messages.text(.linkExpired), nil)
+        case .featureNotOffered: (.featureDisabled, rest.message, nil)
         case .rateLimited(let seconds): (.rateLimited, messages.rateLimitedText(seconds: seconds), seconds)
         case .resendTooSoon(let seconds):
             (.resendTooSoon, messages.resendWaitText(seconds: seconds), seconds)

@@ -8,6 +8,7 @@ import GraphQL
 package enum SingleSignInRule {
     package static let limitedFields: Set<String> = [
         "login", "refresh", "sendPhoneCode", "resendPhoneCode", "verifyPhoneCode", "signInWithGoogle",
+        "signUp", "resendVerificationEmail", "verifyEmail", "requestPasswordReset", "resetPassword",
     ]
 
     @Sendable package static func validate(_ context: ValidationContext) -> Visitor {
@@ -17,7 +18,7 @@ package enum SingleSignInRule {
                 count += 1
                 if count == 2 {
                     context.report(error: GraphQLError(
-                        message: "A request may call login, refresh or a phone-code mutation only once", nodes: [field]
+                        message: "A request may call login, refresh, signUp or a code mutation only once", nodes: [field]
                     ))
                 }
             }

@@ -32,6 +32,10 @@ package struct GoTrueController {
             .post("/logout", use: logout)
             .post("/otp", use: otp)
             .post("/verify", use: verify)
+            .post("/signup", use: signUp)
+            .post("/resend", use: resend)
+            .post("/recover", use: recover)
+            .put("/user", use: updateUser)
     }
 
     /// `POST /otp {"phone", "create_user"}`: sends an SMS code, as GoTrue's `sign_in_with_otp`.
@@ -47,14 +51,22 @@ package struct GoTrueController {
         return try JSONBody.response(["message_id": sent.verificationID])
     }
 
-    /// `POST /verify {"type": "sms", "phone", "token"}`: the phone's current code opens a session.
+    /// `POST /verify`: `type` `sms` (a phone's current code), `signup` or `email` (a verification
+    /// mail's code or token hash) or `recovery` (a reset mail's, which signs in for `PUT /user`).
     @Sendable package func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoTrueVerifyRequest.self, from: request, context: context)
-        guard body.type == "sms", let phone = body.phone, let token = body.token else {
-            throw GoTrueError.validationFailed("Only type sms with a phone and a token is supported")
+        switch body.type {
+        case "sms":
+            guard let phone = body.phone, let token = body.token else { throw GoTrueError.validationFailed("Verify requires a phone and a token") }
+            let id = try await service.currentPhoneCode(phone)
+            return try await signedIn(.phoneCode(verificationID: id, code: token), context: context)
+        case "signup", "email":
+            return try await signedIn(.emailLink(try body.mailProof()), context: context)
+        case "recovery":
+            return try await signedIn(.passwordReset(try body.mailProof(), newPassword: nil), context: context)
+        default:
+            throw GoTrueError.validationFailed("Verify supports the types sms, signup, email and recovery")
         }
-        let id = try await service.currentPhoneCode(phone)
-        return try await signedIn(.phoneCode(verificationID: id, code: token), context: context)
     }
 
     /// Signs in with any grant and answers with GoTrue's session.

@@ -58,6 +58,11 @@ extension GoTrueError {
         case .payloadTooLarge(let limit): self.init(.contentTooLarge, .requestTooLarge, "The request body must be at most \(limit) bytes")
         case .invalidCredentials: self = .invalidCredentials
         case .accountLocked: self.init(.badRequest, .userBanned, "User is banned")
+        case .emailNotVerified: self.init(.badRequest, .emailNotConfirmed, "Email not confirmed")
+        case .passwordRejected(let rejection): self.init(.unprocessableContent, .weakPassword, rejection.message)
+        case .linkExpired: self.init(.forbidden, .otpExpired, "Email link is invalid or has expired")
+        case .featureNotOffered(.signUp): self.init(.unprocessableContent, .signupDisabled, "Signups not allowed for this instance")
+        case .featureNotOffered(.passwordReset): self.init(.unprocessableContent, .validationFailed, "Password recovery is disabled")
         case .rateLimited(let seconds):
             self.init(.tooManyRequests, .overRequestRateLimit, "Request rate limit reached", retryAfter: seconds)
         case .resendTooSoon(let seconds):

@@ -176,7 +176,61 @@ package struct GoTrueOTPRequest: Decodable {
 package struct GoTrueVerifyRequest: Decodable {
     package let type: String
     package let phone: String?
+    package let email: String?
     package let token: String?
+    package let tokenHash: String?
+    package let redirectTo: String?
+
+    package enum CodingKeys: String, CodingKey {
+        case type, phone, email, token
+        case tokenHash = "token_hash", redirectTo = "redirect_to"
+    }
+
+    /// A mail's proof: `token_hash` (the link's secret), or `email` and the 6-digit `token`.
+    package func mailProof() throws -> MailProof {
+        switch (tokenHash, email, token) {
+        case (let hash?, nil, nil): return .token(hash)
+        case (nil, let email?, let code?): return .code(email: email, code: code)
+        default: throw GoTrueError.validationFailed("Verify requires either a token_hash, or an email and a token")
+        }
+    }
+}
+
+/// The body of `POST /signup`: an address, a password and optional metadata with the name.
+package struct GoTrueSignUpRequest: Decodable {
+    package struct Metadata: Decodable {
+        package let fullName: String?
+        package let name: String?
+
+        package enum CodingKeys: String, CodingKey {
+            case fullName = "full_name", name
+        }
+    }
+
+    package let email: String?
+    package let phone: String?
+    package let password: String?
+    package let data: Metadata?
+}
+
+/// The body of `POST /resend`: `type` `signup` (or `email_change`, not offered) and the address.
+package struct GoTrueResendRequest: Decodable {
+    package let type: String
+    package let email: String?
+    package let phone: String?
+}
+
+/// The body of `POST /recover`.
+package struct GoTrueRecoverRequest: Decodable {
+    package let email: String
+}
+
+/// The body of `PUT /user`: only a new password is taken.
+package struct GoTrueUpdateUserRequest: Decodable {
+    package let password: String?
+    package let email: String?
+    package let phone: String?
+    package let data: [String: String]?
 }
 
 /// The body of `POST /token?grant_type=id_token` (native Sign in with Google).

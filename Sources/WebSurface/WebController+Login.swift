@@ -15,6 +15,7 @@ extension WebController {
         let effects = form.send(.submit, to: &state)
         var status = HTTPResponse.Status.unprocessableContent
         var retryAfter: Int?
+        var resendTo: String?
         for case .authenticate(let credentials) in effects {
             do {
                 let grant = Grant.password(identifier: credentials.email, password: credentials.password)
@@ -25,15 +26,17 @@ extension WebController {
                 let rendered = APIError(error)
                 status = rendered.status
                 retryAfter = rendered.retryAfter
+                // Only a caller who proved the password hears this, so offering a resend reveals nothing more.
+                if error == .emailNotVerified { resendTo = credentials.email }
                 _ = form.send(.loginResponse(.failure(Self.failure(for: error))), to: &state)
             }
         }
         let answer = WebLoginAnswer(
             banner: state.banner, errors: ["email": state.emailError, "password": state.passwordError],
-            clearPassword: state.password.isEmpty && state.banner != nil, retryAfter: retryAfter
+            clearPassword: state.password.isEmpty && state.banner != nil, retryAfter: retryAfter, resendTo: resendTo
         )
         return try request.answer(json: answer, status: status, retryAfter: retryAfter) {
-            try page(state: state, csrf: fields.csrf ?? WebCookies.newToken(), status: status, retryAfter: retryAfter)
+            try page(state: state, csrf: fields.csrf ?? WebCookies.newToken(), status: status, retryAfter: retryAfter, resendTo: resendTo)
         }
     }
 
@@ -50,6 +53,10 @@ extension WebController {
         switch error {
         case .invalidCredentials: .invalidCredentials
         case .accountLocked: .accountLocked
+        case .emailNotVerified: .emailNotVerified
+        case .passwordRejected(let rejection): .passwordRejected(message: rejection.message)
+        case .linkExpired: .linkExpired
+        case .featureNotOffered: .serverError(status: 403)
         case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
         case .resendTooSoon(let seconds): .resendTooSoon(retryAfter: seconds)
         case .overloaded: .serverError(status: 503)
@@ -81,4 +88,6 @@ package struct WebLoginAnswer: Encodable {
     package let clearPassword: Bool
     /// Seconds the submit button stays disabled after a 429.
     package let retryAfter: Int?
+    /// The address "Resend email" resends to, after `email_not_verified`.
+    package let resendTo: String?
 }

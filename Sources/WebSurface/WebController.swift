@@ -25,6 +25,8 @@ package struct WebController {
     package let phoneConfigJSON: String
     /// The Google button's machine (seeds 002 and 004).
     package let providerButton: ProviderButton
+    /// The app's logo file (`login.logo`), read once; `nil` shows Gatehouse's mark.
+    package let logo: (type: String, data: Data)?
     package var configuration: LoginConfiguration { form.configuration }
 
     package init(service: AuthService, resources: WebResources) {
@@ -37,6 +39,9 @@ package struct WebController {
         phoneCountries = service.phone?.countries() ?? []
         phoneConfigJSON = PhonePage.configJSON(login, countries: phoneCountries)
         providerButton = ProviderButton(configuration: login)
+        logo = login.logo.flatMap { logo in
+            (try? Data(contentsOf: URL(fileURLWithPath: logo.path))).map { (type: logo.mediaType, data: $0) }
+        }
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
@@ -52,6 +57,8 @@ package struct WebController {
         pages.get("/home", use: showHome)
         addGoogleRoutes(to: pages)
         pages.post("/logout", use: logout)
+        addAccountRoutes(to: pages)
+        router.get("/assets/logo") { _, _ in try logoResponse() }
         router.get("/assets/{name}") { _, context in try asset(context.parameters.get("name") ?? "") }
         router.get("/openapi.yaml") { _, _ in try asset("openapi.yaml") }
     }
@@ -89,7 +96,7 @@ package struct WebController {
         if let account = context.identity?.user {
             values.merge(try await homeGoogleContext(request, user: account)) { _, new in new }
         }
-        let body = resources.templates.render(values, withTemplate: "home") ?? ""
+        let body = render(values, "home")
         return html(body, status: .ok, csrf: csrf)
     }
 
@@ -104,11 +111,32 @@ package struct WebController {
     }
 
     package func page(
-        state: LoginState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?, provider: ProviderButtonState = ProviderButtonState()
+        state: LoginState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?, provider: ProviderButtonState = ProviderButtonState(),
+        resendTo: String? = nil
     ) throws -> Response {
         let page = LoginPage(configuration: configuration, state: state, csrf: csrf, configJSON: configJSON, retryAfter: retryAfter)
-        let body = resources.templates.render(page.context.merging(providerContext(provider)) { _, new in new }, withTemplate: "login") ?? ""
+        var values = page.context.merging(providerContext(provider)) { _, new in new }.merging(accountLinks) { _, new in new }
+        values["resendLabel"] = configuration.messages.text(.resendEmail)
+        if let resendTo { values["resendTo"] = resendTo }
+        let body = render(values, "login")
         return html(body, status: status, csrf: csrf)
+    }
+
+    /// A page from its template, with what every page shows: the app's name and its logo (or
+    /// Gatehouse's mark, labelled with the app's name).
+    package func render(_ values: [String: Any], _ template: String) -> String {
+        var all = values
+        if all["appName"] == nil { all["appName"] = configuration.appName }
+        if let logo = configuration.logo, self.logo != nil { all["logoLabel"] = logo.label }
+        return resources.templates.render(all, withTemplate: template) ?? ""
+    }
+
+    /// The app's logo file, revalidated on every use.
+    package func logoResponse() throws -> Response {
+        guard let logo else { throw GatehouseError.notFound }
+        return Response(
+            status: .ok, headers: [.contentType: logo.type, .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(bytes: logo.data))
+        )
     }
 
     /// An HTML page that is never cached, with a fresh CSRF cookie.

@@ -33,6 +33,17 @@ package enum WebForm {
         package var csrf: String?
     }
 
+    /// `/signup`, `/verify-email`, `/forgot-password` and `/reset-password`: whichever of these
+    /// the screen has.
+    package struct Account: Decodable {
+        package var name: String?
+        package var email: String?
+        package var password: String?
+        package var token: String?
+        package var code: String?
+        package var csrf: String?
+    }
+
     /// The screen's fields, or 400 when the body is no form.
     package static func decode<Form: Decodable>(_ type: Form.Type, from request: Request, context: GatehouseRequestContext) async throws -> Form {
         let buffer = try await JSONBody.collect(request, context: context)

@@ -22,6 +22,8 @@ package struct WebResources: Sendable {
             "code": try MustacheTemplate(string: read("code.mustache")),
             "google": try MustacheTemplate(string: read("google.mustache")),
             "welcome": try MustacheTemplate(string: read("welcome.mustache")),
+            "brandmark": try MustacheTemplate(string: read("brandmark.mustache")),
+            "account": try MustacheTemplate(string: read("account.mustache")),
         ])
         let assets = [
             "gatehouse.css": ("text/css; charset=utf-8", try read("gatehouse.css")),

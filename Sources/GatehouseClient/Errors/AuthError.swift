@@ -54,6 +54,8 @@ public enum AuthError: Error, Equatable, Sendable {
         case .timeout: .timeout
         case .serverError(let status): .serverError(status: status)
         case .sessionEnded, .notSignedIn: .sessionExpired
+        // The server's text is the app's copy for a refused new password.
+        case .server(_, .weakPassword, let message): .passwordRejected(message: message)
         case .server(let status, let code, _): Self.loginFailure(status: status, code: code)
         case .malformedResponse, .insecureURL, .storeLocked, .storeFailure: .serverError(status: 0)
         }
@@ -67,6 +69,7 @@ public enum AuthError: Error, Equatable, Sendable {
         case .accountNotFound: .accountNotFound
         case .phoneTaken: .phoneTaken
         case .codeExpired: .codeExpired
+        case .linkExpired: .linkExpired
         case .codeAttemptsExceeded: .codeAttemptsExceeded
         case .smsUnavailable: .smsUnavailable(retryAfter: nil)
         case .providerCancelled: .providerCancelled

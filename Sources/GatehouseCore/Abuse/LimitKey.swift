@@ -24,6 +24,14 @@ package enum LimitKey: Sendable, Hashable {
     case providerStarts(String)
     /// An ID token already presented (its hash).
     case spentIDToken(String)
+    /// Sign-ups from one client address.
+    case signUpAddress(String)
+    /// Mail asked for from one client address (sign-up, resend, reset).
+    case mailAddress(String)
+    /// Mail of one purpose to one recipient (a keyed reference): one a minute.
+    case mailRecipient(purpose: String, recipient: String)
+    /// Mail the whole service sent this hour.
+    case mailBudget
 
     package var storageKey: String {
         switch self {
@@ -37,6 +45,10 @@ package enum LimitKey: Sendable, Hashable {
         case .smsBudget: "sms-global"
         case .providerStarts(let address): "oidcstart:\(address)"
         case .spentIDToken(let hash): "idtoken-used:\(hash)"
+        case .signUpAddress(let address): "signup-address:\(address)"
+        case .mailAddress(let address): "mail-address:\(address)"
+        case .mailRecipient(let purpose, let recipient): "mail-to:\(purpose):\(recipient)"
+        case .mailBudget: "mail-global"
         }
     }
 }

@@ -15,6 +15,16 @@ public enum GatehouseError: Error, Equatable, Sendable {
     case invalidCredentials
     /// The account is locked; only said to a caller who proved the password.
     case accountLocked
+    /// The app requires a verified email and this account's is not; like ``accountLocked``,
+    /// only said to a caller who proved the password.
+    case emailNotVerified
+    /// A new password the policy refuses (sign-up, reset, change); the rejection carries the
+    /// app's copy.
+    case passwordRejected(PasswordRejection)
+    /// A mail link or code that cannot be used: expired, used, replaced by a newer one, or unknown.
+    case linkExpired
+    /// The app does not offer this (its `accounts` options): sign-up or password reset.
+    case featureNotOffered(AccountFeature)
     /// Too many attempts; refused before any hashing. Whole seconds until a retry may succeed.
     case rateLimited(retryAfter: Int)
     /// A code went to this number moments ago: not a limit but the resend window. Seconds until

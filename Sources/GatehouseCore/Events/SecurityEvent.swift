@@ -11,12 +11,19 @@ public enum SecurityEvent: Sendable, Equatable {
     case signInRefused(account: String, method: String, reason: SignInRefusal)
     /// A session ended, with why.
     case sessionEnded(userID: String, sessionID: String?, reason: SessionEndReason)
+    /// An account was created by signing up (its email not yet verified).
+    case signedUp(userID: String)
+    /// An account's email was verified.
+    case emailVerified(userID: String)
+    /// An account's password was set by a reset or a change; its sessions ended.
+    case passwordChanged(userID: String, method: String)
 }
 
 /// Why a sign-in the limits admitted was refused.
 public enum SignInRefusal: String, Sendable, Equatable {
     case invalidCredentials = "invalid_credentials"
     case accountLocked = "account_locked"
+    case emailNotVerified = "email_not_verified"
 }
 
 /// Where the pipeline reports each ``SecurityEvent``: the audit log (issue 24) is one sink.

@@ -1,19 +1,21 @@
 import Foundation
 
-/// One message to one person, on one channel. SMS today; mail is the next case.
+/// One message to one person, on one channel.
 public enum OutgoingMessage: Sendable, Equatable {
     case sms(SMSMessage)
+    case email(EmailMessage)
 
     /// The channel's name, as logs and metrics say it.
     public var channel: String {
         switch self {
         case .sms: "sms"
+        case .email: "email"
         }
     }
 }
 
 /// Delivers messages: the one seam every channel's adapters conform to (the dev outbox, a
-/// Standard Webhooks receiver, Kannel; SMTP next).
+/// Standard Webhooks receiver, Kannel, SMTP).
 ///
 /// An adapter says which channels it carries; handing it another is a ``DeliveryError``.
 public protocol MessageSender: Sendable {

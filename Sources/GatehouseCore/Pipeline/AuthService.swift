@@ -20,6 +20,10 @@ public struct AuthService: Sendable {
     /// Google (or the configured OpenID provider), when one is configured.
     package let google: ProviderSignIn?
     package let settings: AuthSettings
+    /// Account mail (verification, reset), when the app sends any.
+    package let mail: AccountMailer?
+    /// The rules every new password meets.
+    package let passwords: PasswordPolicy
     /// Where security events go (the audit log); `nil` reports nothing.
     package let events: (any EventSink)?
     package let dummyHash: String
@@ -35,12 +39,19 @@ public struct AuthService: Sendable {
     ///   - keys: the keyed references limits count by (see ``AccountKeys/open(_:)``).
     ///   - phone: phone codes; `nil` when the app does not offer phone sign-in.
     ///   - google: the external provider; `nil` when none is configured.
+    ///   - mail: account mail; `nil` when the app sends none.
+    ///   - breached: the breached-password range API, if one is configured.
     package init(
         repository: some UserRepository & SessionRepository & ThrottleRepository & OIDCFlowRepository,
         hasher: PasswordHasher, tokens: TokenIssuer, keys: AccountKeys, settings: AuthSettings, phone: PhoneCodeIssuer? = nil,
-        google: ProviderSignIn? = nil, events: (any EventSink)? = nil, logger: Logger
+        google: ProviderSignIn? = nil, mail: AccountMailer? = nil, breached: (any BreachedPasswords)? = nil,
+        events: (any EventSink)? = nil, logger: Logger
     ) async throws {
         self.events = events
+        self.mail = mail
+        passwords = PasswordPolicy(
+            minimumLength: settings.accounts.passwordMinimumLength, breached: breached, messages: settings.login.messages
+        )
         users = repository
         sessions = repository
         flows = repository
@@ -99,6 +110,13 @@ public struct AuthService: Sendable {
             report(.signInRefused(account: attempt.account, method: grant.method, reason: .accountLocked), client: client)
             throw GatehouseError.accountLocked
         }
+        if case .password = grant, settings.accounts.requireVerifiedEmail, try await !emailVerified(user) {
+            logger.notice("Sign-in refused", metadata: [
+                "reason": "email_not_verified", "user.id": "\(user.id)", "client.address": "\(client.address)",
+            ])
+            report(.signInRefused(account: attempt.account, method: grant.method, reason: .emailNotVerified), client: client)
+            throw GatehouseError.emailNotVerified
+        }
         return Admission(
             user: user, deviceToken: try await limiter.recordSuccess(attempt, now: now), isNewUser: verified.isNewUser,
             flow: verified.flow
@@ -133,6 +151,14 @@ public struct AuthService: Sendable {
             guard (43...128).contains(verifier.utf8.count) else {
                 throw GatehouseError.invalidRequest("code_verifier must be 43 to 128 characters")
             }
+        case .emailLink(let proof):
+            try checkMailGrant(proof)
+        case .passwordReset(let proof, let password):
+            guard settings.accounts.passwordReset else { throw GatehouseError.featureNotOffered(.passwordReset) }
+            try checkMailGrant(proof)
+            if let password, password.utf8.count > Self.maximumPasswordBytes {
+                throw GatehouseError.invalidRequest("password must be at most \(Self.maximumPasswordBytes) bytes")
+            }
         }
     }
 
@@ -150,6 +176,10 @@ public struct AuthService: Sendable {
             return try await verifyGoogle(proof)
         case .flowCode(let code, let verifier):
             return try await verifyFlowCode(code, verifier: verifier)
+        case .emailLink(let proof):
+            return try await verifyEmailLink(proof)
+        case .passwordReset(let proof, let password):
+            return try await verifyPasswordReset(proof, newPassword: password)
         }
     }
 

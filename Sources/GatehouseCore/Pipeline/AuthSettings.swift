@@ -19,6 +19,10 @@ package struct AuthSettings: Sendable {
     package var abuse = AbusePolicy()
     /// The ways in the app offers; a grant for any other is refused on every surface.
     package var signInMethods = SignInMethods()
+    /// Sign-up, password reset and whether an unverified email may sign in (the app's `accounts`).
+    package var accounts = AccountOptions()
+    /// How account mail is limited and how long its links live.
+    package var mail = MailPolicy()
     /// The app's screen configuration: its email rule checks provider emails too.
     package var login: LoginConfiguration = .standard
     /// The address people reach the server at; return paths must stay on it.

@@ -13,6 +13,11 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
     case google(ProviderProof)
     /// The one-time code a finished provider flow returned to an app, with the app's PKCE verifier.
     case flowCode(code: String, verifier: String)
+    /// A verification mail's link or code: proves the address, and signs in.
+    case emailLink(MailProof)
+    /// A reset mail's link or code with the new password; without one (Supabase's
+    /// `verify type=recovery`), it signs in for the password to be set next.
+    case passwordReset(MailProof, newPassword: String?)
 
     /// The identifier the grant claims, normalised; attempts are counted against it.
     package var identifier: String {
@@ -22,6 +27,8 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         // Not an account: each proof counts on its own, and the address limit bounds them all.
         case .google(let proof): "google:" + RefreshToken.hash(proof.secret)
         case .flowCode(let code, _): "flow:" + RefreshToken.hash(code)
+        // A code counts against its address, like a password; a link's token on its own.
+        case .emailLink(let proof), .passwordReset(let proof, _): proof.identifier
         }
     }
 
@@ -31,6 +38,8 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         case .password: "password"
         case .phoneCode: "phone"
         case .google, .flowCode: "google"
+        case .emailLink: "email_link"
+        case .passwordReset: "password_reset"
         }
     }
 
@@ -71,5 +80,15 @@ public struct ClientInfo: Sendable, Equatable {
         self.address = address
         self.userAgent = userAgent
         self.deviceToken = deviceToken
+    }
+}
+
+extension MailProof {
+    /// What attempts with this proof are counted against.
+    package var identifier: String {
+        switch self {
+        case .token(let token): "mail:" + RefreshToken.hash(token)
+        case .code(let email, _): EmailAddress.normalized(email)
+        }
     }
 }

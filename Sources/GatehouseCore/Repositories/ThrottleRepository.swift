@@ -12,6 +12,10 @@ public protocol ThrottleRepository: Sendable {
     /// Forgets a counter (a successful sign-in clears its failure streak); returns whether it existed.
     @discardableResult
     func clear(_ key: String) async throws -> Bool
+    /// Forgets every counter whose key starts with `prefix` (a reset clears an account's
+    /// failure streaks from every source); returns how many.
+    @discardableResult
+    func clear(prefix: String) async throws -> Int
     /// Removes counters not hit since `before`; returns how many.
     func purge(before: Date) async throws -> Int
 }

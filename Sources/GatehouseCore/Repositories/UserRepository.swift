@@ -27,6 +27,8 @@ public protocol UserRepository: Sendable {
     /// transaction: the identity is added, the email marked verified by the provider, the
     /// password removed and every session ended (the pre-account-takeover defence).
     func claimUnverifiedAccount(userID: String, adding identity: IdentityRecord, emailSubject: String, at: Date) async throws
+    /// Marks one identity verified at `date` if it was not; returns whether it changed.
+    func verifyIdentity(userID: String, provider: IdentityProvider, subject: String, at date: Date) async throws -> Bool
     /// Removes the account's identities of a provider; returns whether there were any.
     func removeIdentity(userID: String, provider: IdentityProvider) async throws -> Bool
 }

@@ -69,6 +69,16 @@ extension APIError {
             self.init(.unauthorized, code: ServerErrorCode.invalidCredentials.rawValue, message: "Invalid email or password")
         case .accountLocked:
             self.init(.forbidden, code: ServerErrorCode.accountLocked.rawValue, message: RefreshFailure.accountLocked.message)
+        case .emailNotVerified:
+            self.init(.forbidden, code: ServerErrorCode.emailNotVerified.rawValue, message: "Please verify your email address.")
+        case .passwordRejected(let rejection):
+            self.init(.badRequest, code: ServerErrorCode.weakPassword.rawValue, message: rejection.message)
+        case .linkExpired:
+            self.init(
+                .gone, code: ServerErrorCode.linkExpired.rawValue, message: "This link has expired or was already used. Please request a new one."
+            )
+        case .featureNotOffered(let feature):
+            self.init(.forbidden, code: ServerErrorCode.featureDisabled.rawValue, message: "This app does not offer \(feature.displayName)")
         case .rateLimited(let seconds):
             self.init(
                 .tooManyRequests, code: ServerErrorCode.rateLimited.rawValue,

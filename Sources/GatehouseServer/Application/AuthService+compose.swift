@@ -1,11 +1,12 @@
 import GatehouseCore
+import GatehouseDelivery
 import GatehouseOIDC
 import GatehousePhoneNumbers
 import Logging
 
 /// Every repository the server runs on, as one requirement: the SQL adapter is one, a test double may be another.
 public typealias GatehouseRepository = UserRepository & SessionRepository & ThrottleRepository & SecretRepository
-    & SigningKeyRepository & PhoneCodeRepository & OIDCFlowRepository
+    & SigningKeyRepository & PhoneCodeRepository & OIDCFlowRepository & OneTimeSecretRepository
 
 extension AuthService {
     /// The pipeline for a configuration: keys, tokens and hashing, and each optional feature
@@ -36,11 +37,19 @@ extension AuthService {
                 settings, provider: OpenIDConnectProvider(settings: settings, logger: logger), secrets: repository, publicURL: publicURL
             )
         }
+        // Mail exists when a sender is configured or the app needs it (then `serve` refuses to
+        // start without a sender, so no mail is ever silently lost).
+        let mailSender = try configuration.email.makeSender(logger: logger)
+        let mail = mailSender == nil && !configuration.accounts.sendsMail ? nil : try await AccountMailer.open(
+            repository, references: accountKeys, sender: mailSender, deliveries: deliveries, policy: configuration.mailPolicy,
+            login: configuration.login, publicURL: publicURL, logger: logger
+        )
+        let breached = try configuration.breachedPasswordURL.map { try RangeBreachedPasswords(url: $0) }
         let service = try await AuthService(
             repository: repository,
             hasher: PasswordHasher(parameters: configuration.argon2, pool: HashingPool.shared(configuration.hashing)),
-            tokens: tokens, keys: accountKeys, settings: configuration.authSettings, phone: phone, google: google,
-            events: configuration.events, logger: logger
+            tokens: tokens, keys: accountKeys, settings: configuration.authSettings, phone: phone, google: google, mail: mail,
+            breached: breached, events: configuration.events, logger: logger
         )
         return (service, keys)
     }

@@ -51,6 +51,15 @@ public struct GatehouseConfiguration: Sendable {
     public var phone: PhonePolicy?
     /// Where SMS go (`serve --sms-outbox`, …).
     public var sms = SMSDelivery.none
+    /// Sign-up, password reset and verified email (the app file's `accounts`).
+    public var accounts = AccountOptions()
+    /// Account mail's limits and link lifetimes.
+    public var mailPolicy = MailPolicy()
+    /// Where account mail goes (`serve --smtp-url`, `--email-webhook`, `--email-outbox`).
+    public var email = EmailDelivery.none
+    /// A k-anonymity range API of breached passwords (`--breached-password-check`), such as
+    /// `https://api.pwnedpasswords.com/range/`; `nil` checks only the common-password list.
+    public var breachedPasswordURL: String?
     /// Google (or another OpenID provider) for sign-in (`--google-issuer`, `--google-client-id`, …).
     public var google: ExternalProviderSettings?
     /// The address people reach this server at (`--public-url`); the provider's callback is
@@ -113,6 +122,8 @@ extension GatehouseConfiguration {
         settings.abuse = abuse
         settings.signInMethods = signInMethods
         settings.login = login
+        settings.accounts = accounts
+        settings.mail = mailPolicy
         settings.publicURL = resolvedPublicURL
         settings.clock = clock
         return settings

@@ -31,6 +31,7 @@ public func buildRouter(
     }
     router.add(middleware: JSONErrorMiddleware())
     AuthController(service: service).addRoutes(to: router)
+    AccountController(service: service).addRoutes(to: router)
     if service.phone != nil { PhoneController(service: service).addRoutes(to: router) }
     try GraphQLController(service: service, messages: configuration.login.messages, limits: configuration.graphQL).addRoutes(to: router)
     if let anonKey = configuration.supabaseAnonKey {

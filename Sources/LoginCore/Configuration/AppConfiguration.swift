@@ -7,14 +7,17 @@ public struct AppConfiguration: Equatable, Sendable {
     public var backend: BackendConfiguration
     /// The ways in: email, phone, Google.
     public var signIn: SignInMethods
+    /// Sign-up, password reset and email verification.
+    public var accounts: AccountOptions
 
     public init(
         login: LoginConfiguration = .standard, backend: BackendConfiguration = BackendConfiguration(),
-        signIn: SignInMethods = SignInMethods()
+        signIn: SignInMethods = SignInMethods(), accounts: AccountOptions = AccountOptions()
     ) {
         self.login = login
         self.backend = backend
         self.signIn = signIn
+        self.accounts = accounts
     }
 
     /// Reads an app file.
@@ -25,7 +28,7 @@ public struct AppConfiguration: Equatable, Sendable {
 }
 
 extension AppConfiguration: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn }
+    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn, accounts }
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
@@ -33,7 +36,8 @@ extension AppConfiguration: Codable {
         self.init(
             login: try container.decodeIfPresent(LoginConfiguration.self, forKey: .login) ?? .standard,
             backend: try container.decodeIfPresent(BackendConfiguration.self, forKey: .backend) ?? BackendConfiguration(),
-            signIn: try container.decodeIfPresent(SignInMethods.self, forKey: .signIn) ?? SignInMethods()
+            signIn: try container.decodeIfPresent(SignInMethods.self, forKey: .signIn) ?? SignInMethods(),
+            accounts: try container.decodeIfPresent(AccountOptions.self, forKey: .accounts) ?? AccountOptions()
         )
     }
 }

@@ -16,6 +16,8 @@ public struct LoginConfiguration: Equatable, Sendable {
     public var messages: MessageCatalogue
     /// The app's colours, light and dark.
     public var theme: LoginTheme
+    /// The app's mark, replacing Gatehouse's generic one on every screen.
+    public var logo: LoginLogo?
 
     /// Creates a configuration; every parameter defaults to seed 000.
     public init(
@@ -23,13 +25,15 @@ public struct LoginConfiguration: Equatable, Sendable {
         submitPolicy: SubmitPolicy = .disabledUntilValid,
         rules: FieldRules = FieldRules(),
         messages: MessageCatalogue = MessageCatalogue(),
-        theme: LoginTheme = LoginTheme()
+        theme: LoginTheme = LoginTheme(),
+        logo: LoginLogo? = nil
     ) {
         self.appName = appName
         self.submitPolicy = submitPolicy
         self.rules = rules
         self.messages = messages
         self.theme = theme
+        self.logo = logo
     }
 
     /// Seed 000's configuration.
@@ -38,7 +42,7 @@ public struct LoginConfiguration: Equatable, Sendable {
 
 extension LoginConfiguration: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case appName, submitPolicy, rules, messages, theme
+        case appName, submitPolicy, rules, messages, theme, logo
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,7 +54,8 @@ extension LoginConfiguration: Codable {
             submitPolicy: try container.decodeIfPresent(SubmitPolicy.self, forKey: .submitPolicy) ?? base.submitPolicy,
             rules: try container.decodeIfPresent(FieldRules.self, forKey: .rules) ?? base.rules,
             messages: try container.decodeIfPresent(MessageCatalogue.self, forKey: .messages) ?? base.messages,
-            theme: try container.decodeIfPresent(LoginTheme.self, forKey: .theme) ?? base.theme
+            theme: try container.decodeIfPresent(LoginTheme.self, forKey: .theme) ?? base.theme,
+            logo: try container.decodeIfPresent(LoginLogo.self, forKey: .logo)
         )
     }
 }

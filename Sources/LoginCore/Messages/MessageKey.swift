@@ -88,6 +88,44 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case linkProvider
     case unlinkProvider
     case lastSignInMethod
+    // Email accounts (seed 002's links): sign-up, verification, reset. `{email}`, `{app}` and
+    // `{min}` are filled in where they appear.
+    case forgotPassword
+    case signUpPrompt
+    case signUpLink
+    case signUpTitle
+    case signUpSubtitle
+    case signUpSubmit
+    case signingUp
+    case checkEmailTitle
+    case verificationSent
+    case resendEmail
+    case emailResent
+    case emailVerified
+    case verifyEmailTitle
+    case verifyEmailSubmit
+    case forgotTitle
+    case forgotSubtitle
+    case forgotSubmit
+    case resetSent
+    case resetTitle
+    case resetSubmit
+    case newPasswordLabel
+    case newPasswordTooShort
+    case passwordTooCommon
+    case passwordBreached
+    case linkExpired
+    case passwordChanged
+    case mailVerifySubject
+    case mailVerifyBody
+    case mailVerifyAction
+    case mailResetSubject
+    case mailResetBody
+    case mailResetAction
+    case mailExistingSubject
+    case mailExistingBody
+    case mailCodeLine
+    case mailIgnore
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {
@@ -183,6 +221,49 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .linkProvider: "Link Google"
         case .unlinkProvider: "Unlink Google"
         case .lastSignInMethod: "Add another way to sign in before removing this one."
+        default: accountDefaultText
+        }
+    }
+
+    /// The default copy of sign-up, verification and reset: seed 002's links, the rest plain.
+    private var accountDefaultText: String {
+        switch self {
+        case .forgotPassword: "Forgot password?"
+        case .signUpPrompt: "Don't have an account?"
+        case .signUpLink: "Sign up"
+        case .signUpTitle: "Create your account"
+        case .signUpSubtitle: ""
+        case .signUpSubmit: "Sign Up"
+        case .signingUp: "Creating your account"
+        case .checkEmailTitle: "Check your email"
+        case .verificationSent: "We sent a link to {email}. Open it to verify your email address."
+        case .resendEmail: "Resend email"
+        case .emailResent: "If {email} needs verifying, a new link is on its way."
+        case .emailVerified: "Your email address is verified."
+        case .verifyEmailTitle: "Verify your email"
+        case .verifyEmailSubmit: "Verify"
+        case .forgotTitle: "Reset your password"
+        case .forgotSubtitle: "Enter your email and we'll send you a link to reset your password."
+        case .forgotSubmit: "Send reset link"
+        case .resetSent: "If an account exists for {email}, we sent it a link to reset the password."
+        case .resetTitle: "Choose a new password"
+        case .resetSubmit: "Save password"
+        case .newPasswordLabel: "New password"
+        case .newPasswordTooShort: "Password must be at least {min} characters"
+        case .passwordTooCommon: "This password is too common. Please choose another."
+        case .passwordBreached: "This password has appeared in a data breach. Please choose another."
+        case .linkExpired: "This link has expired or was already used. Please request a new one."
+        case .passwordChanged: "Your password was changed."
+        case .mailVerifySubject: "Verify your email for {app}"
+        case .mailVerifyBody: "Welcome to {app}. Please confirm that this is your email address."
+        case .mailVerifyAction: "Verify email"
+        case .mailResetSubject: "Reset your {app} password"
+        case .mailResetBody: "Someone asked to reset the password of your {app} account. If it was you, choose a new one."
+        case .mailResetAction: "Reset password"
+        case .mailExistingSubject: "You already have a {app} account"
+        case .mailExistingBody: "Someone tried to sign up to {app} with this email address, which already has an account. Sign in, or reset your password if you forgot it."
+        case .mailCodeLine: "Or enter this code: {code}"
+        case .mailIgnore: "If you did not ask for this, you can ignore this email."
         default: ""
         }
     }

@@ -44,6 +44,10 @@ public enum AuthFailure: Error, Equatable, Sendable {
     case providerCodeRejected
     /// The email belongs to an account that must sign in with its password first, then link.
     case providerLinkRequired
+    /// A new password the server's policy refused, with the app's reason (sign-up, reset).
+    case passwordRejected(message: String)
+    /// A mail's link or code expired, was used, or was replaced by a newer one.
+    case linkExpired
 
     /// The catalogue text for this failure.
     public func message(in messages: MessageCatalogue) -> String {
@@ -68,6 +72,8 @@ public enum AuthFailure: Error, Equatable, Sendable {
         case .providerFailed: messages.text(.providerFailed)
         case .providerCodeRejected: messages.text(.providerCodeRejected)
         case .providerLinkRequired: messages.text(.providerLinkRequired)
+        case .passwordRejected(let message): message
+        case .linkExpired: messages.text(.linkExpired)
         }
     }
 

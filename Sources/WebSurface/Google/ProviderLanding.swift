@@ -30,7 +30,8 @@ package enum ProviderLanding: String, CaseIterable, Sendable {
         case .providerSignIn(.providerUnavailable), .providerSignIn(.identityTaken), .providerSignIn(.notConfigured),
              .providerSignIn(.redirectNotAllowed), .invalidRequest, .payloadTooLarge, .invalidCredentials, .overloaded,
              .unauthenticated, .invalidToken, .sessionEnded, .refreshRejected, .invalidPhone, .accountNotFound, .phoneTaken,
-             .codeRejected, .smsUnavailable, .formExpired, .methodNotOffered, .administration, .notFound, .methodNotAllowed, .unexpected:
+             .codeRejected, .smsUnavailable, .formExpired, .methodNotOffered, .administration, .notFound, .methodNotAllowed, .unexpected,
+             .emailNotVerified, .passwordRejected, .linkExpired, .featureNotOffered:
             self = .failed
         }
     }

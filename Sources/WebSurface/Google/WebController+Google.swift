@@ -90,11 +90,11 @@ extension WebController {
 
     private func welcomePage(user: UserRecord, name: String, error: String?, csrf: String, status: HTTPResponse.Status) -> Response {
         let m = configuration.messages
-        let body = resources.templates.render([
+        let body = render([
             "appName": configuration.appName, "title": m.text(.profileTitle), "subtitle": m.text(.profileSubtitle),
             "nameLabel": m.text(.nameLabel), "name": name, "email": user.email ?? "", "save": m.text(.profileSave),
             "nameError": error ?? "", "hasNameError": error != nil, "csrf": csrf,
-        ], withTemplate: "welcome") ?? ""
+        ], "welcome")
         return html(body, status: status, csrf: csrf)
     }
 

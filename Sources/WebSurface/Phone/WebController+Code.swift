@@ -100,6 +100,6 @@ extension WebController {
     package func codePage(_ state: CodeEntryState, purpose: PhoneCodePurpose, csrf: String, status: HTTPResponse.Status) throws -> Response {
         let back = purpose == .register ? "/register" : (phoneFirst ? "/login" : "/login/phone")
         let page = CodePage(configuration: configuration, state: state, csrf: csrf, changeHref: back, configJSON: phoneConfigJSON)
-        return html(resources.templates.render(page.context, withTemplate: "code") ?? "", status: status, csrf: csrf)
+        return html(render(page.context, "code"), status: status, csrf: csrf)
     }
 }

@@ -106,7 +106,7 @@ extension WebController {
             registration: service.phone?.policy.registration ?? false, configJSON: phoneConfigJSON
         )
         let values = page.context.merging(providerContext(provider)) { _, new in new }
-        return html(resources.templates.render(values, withTemplate: "phone") ?? "", status: status, csrf: csrf)
+        return html(render(values, "phone"), status: status, csrf: csrf)
     }
 }
 

@@ -176,6 +176,12 @@ function start(form, config) {
     if (answer.banner) announce(answer.banner);
     if (answer.clearPassword) { fields.password.value = ""; refreshButton(); fields.password.focus(); }
     if (answer.retryAfter) startCooldown(answer.retryAfter);
+    // "Resend email" beside "Please verify your email address." (only after the right password).
+    const resend = document.getElementById("resend-form");
+    if (resend) {
+      resend.hidden = !answer.resendTo;
+      if (answer.resendTo) document.getElementById("resend-email").value = answer.resendTo;
+    }
   });
 
   refreshButton();

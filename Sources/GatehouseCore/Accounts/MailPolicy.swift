@@ -1,0 +1,25 @@
+import Foundation
+
+/// How account mail is limited and how long its secrets live.
+///
+/// Every limit is a counter in the database, shared by all instances; a refusal is 429 with
+/// the wait, like the sign-in limits. The global budget is spent as mail leaves, after the
+/// answer, so it can never tell a caller whether an address has an account.
+public struct MailPolicy: Sendable, Equatable {
+    /// Sign-ups from one client address per hour.
+    public var signUpsPerAddressPerHour = 10
+    /// Mails asked for from one client address per hour (sign-up, resend, reset).
+    public var mailsPerAddressPerHour = 20
+    /// Seconds between two mails of one purpose to one recipient.
+    public var recipientInterval = 60
+    /// Mails the whole service sends per hour; past it mail is dropped and logged.
+    public var mailsPerHour = 1000
+    /// Seconds a verification link or code lives (24 hours).
+    public var verificationLifetime = 24 * 3600
+    /// Seconds a reset link or code lives (30 minutes).
+    public var resetLifetime = 30 * 60
+    /// Tries on one mailed code.
+    public var codeAttempts = 5
+
+    public init() {}
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+extension OneTimeSecretPurpose {
+    /// A mailed link and code that verify an account's email; its target is the address.
+    public static let emailVerification = Self(rawValue: "email_verify")
+    /// A mailed link and code that reset a password; its target is the address.
+    public static let passwordReset = Self(rawValue: "password_reset")
+}
+
+/// What a person presents from an account mail: the link's token, or the address and the code.
+public enum MailProof: Sendable, Equatable {
+    case token(String)
+    case code(email: String, code: String)
+}
+
+/// A mail secret as issued: the token for the link and the code to type. Never stored: the
+/// store keeps the token's hash and the code's MAC.
+package struct IssuedMailSecret: Sendable {
+    package let token: String
+    package let code: String
+}
+
+/// The account a redeemed mail secret was issued for.
+package struct MailSecretFields: Codable, Sendable, Equatable {
+    package var userID: String
+    package var email: String
+}

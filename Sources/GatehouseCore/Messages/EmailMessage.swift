@@ -1,0 +1,67 @@
+import Foundation
+
+/// One account mail: what it is for, who gets it, its secrets, and the app's copy for it.
+///
+/// The message carries data, not markup: the SMTP and outbox adapters render its text and HTML
+/// parts from templates, and the Standard Webhooks adapter passes the fields on as Supabase's
+/// Send Email hook does, for a receiver that renders its own.
+public struct EmailMessage: Sendable, Equatable, Codable {
+    /// What the mail asks the person to do; the raw values are Supabase's `email_action_type`.
+    public enum Action: String, Sendable, Codable {
+        /// Verify the address of a new account.
+        case signUp = "signup"
+        /// Verify the address of an existing account (a resend).
+        case verify = "email"
+        /// Reset the password.
+        case recovery
+        /// Someone signed up with an address that already has an account.
+        case existingAccount = "existing_account"
+    }
+
+    public var action: Action
+    /// The recipient's address.
+    public var to: String
+    /// The link to open (the web page that verifies or resets), if any.
+    public var link: String?
+    /// The 6-digit code for apps where people type it, if any.
+    public var code: String?
+    /// The token the link carries, for receivers that build their own link.
+    public var token: String?
+    /// A second link: the reset page, in the mail to an existing account.
+    public var secondaryLink: String?
+    /// The second link's label ("Forgot password?").
+    public var secondaryLabel: String?
+    /// The app's name and its copy for this mail.
+    public var appName: String
+    public var subject: String
+    /// The paragraph that says why the mail came.
+    public var body: String
+    /// The label of the link's button.
+    public var actionLabel: String
+    /// The line that gives the code.
+    public var codeLine: String?
+    /// The closing line ("If you did not ask for this, …").
+    public var footer: String
+    /// The server's public address, where the links point.
+    public var siteURL: String
+
+    public init(
+        action: Action, to: String, link: String?, code: String?, token: String?, secondaryLink: String? = nil, secondaryLabel: String? = nil, appName: String,
+        subject: String, body: String, actionLabel: String, codeLine: String?, footer: String, siteURL: String
+    ) {
+        self.action = action
+        self.to = to
+        self.link = link
+        self.code = code
+        self.token = token
+        self.secondaryLink = secondaryLink
+        self.secondaryLabel = secondaryLabel
+        self.appName = appName
+        self.subject = subject
+        self.body = body
+        self.actionLabel = actionLabel
+        self.codeLine = codeLine
+        self.footer = footer
+        self.siteURL = siteURL
+    }
+}

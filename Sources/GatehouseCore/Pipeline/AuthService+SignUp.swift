@@ -1,0 +1,104 @@
+import Foundation
+import GatehouseModel
+import Logging
+
+extension AuthService {
+    /// Creates an email account and mails its verification (seed 002's "Sign up").
+    ///
+    /// The same answer, after the same work, whether or not the address has an account: the
+    /// shape checks, the password policy, every limit, one hash, one attempt to write. A taken
+    /// address gets a mail instead ("you already have an account", with sign-in and reset
+    /// links), so only its owner learns anything.
+    /// - Returns: the normalised address the mail went to.
+    package func signUp(email: String, password: String, name: String, from client: ClientInfo) async throws -> String {
+        guard settings.accounts.signUp else { throw GatehouseError.featureNotOffered(.signUp) }
+        guard settings.signInMethods.offers(.email) else { throw GatehouseError.methodNotOffered(.email) }
+        let mail = try requireMail()
+        let address = try checkedEmail(email)
+        let name = try Self.checkedName(name)
+        try await passwords.check(password, logger: logger)
+        try await limiter.throttles.admit(
+            .signUpAddress(client.address), maximum: settings.mail.signUpsPerAddressPerHour, per: 3600, at: now
+        )
+        try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
+        let hash = try await hasher.hash(password)
+        let account = NewAccount(
+            name: PersonName(full: name), identities: [.init(provider: .email, subject: address, verified: false)], passwordHash: hash
+        )
+        do {
+            let user = try await account.create(in: users, at: now)
+            let secret = try await mail.issue(.emailVerification, userID: user.id, email: address, now: now)
+            mail.send(mail.compose(.signUp, to: address, secret: secret), now: now)
+            logger.info("Account signed up", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
+            report(.signedUp(userID: user.id), client: client)
+        } catch RepositoryError.duplicateIdentity {
+            mail.send(mail.compose(.existingAccount, to: address, secret: nil), now: now)
+            logger.info("Sign-up for an existing address; its owner was mailed", metadata: ["client.address": "\(client.address)"])
+        }
+        return address
+    }
+
+    /// Mails a new verification link to an unverified account; the same answer for every address.
+    /// - Returns: the normalised address.
+    package func resendVerification(email: String, from client: ClientInfo) async throws -> String {
+        let mail = try requireMail()
+        let address = try checkedEmail(email)
+        try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
+        if let user = try await users.user(email: address), try await !emailVerified(user) {
+            let secret = try await mail.issue(.emailVerification, userID: user.id, email: address, now: now)
+            mail.send(mail.compose(.verify, to: address, secret: secret), now: now)
+        }
+        return address
+    }
+
+    /// The verification grant's verifier: marks the address verified and returns its account.
+    package func verifyEmailLink(_ proof: MailProof) async throws -> Verified {
+        let mail = try requireMail()
+        let fields = try await mail.redeem(.emailVerification, proof, now: now)
+        guard let user = try await users.user(id: fields.userID), user.email == fields.email else { throw GatehouseError.linkExpired }
+        if try await users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now) {
+            logger.info("Email verified", metadata: ["user.id": "\(user.id)"])
+            report(.emailVerified(userID: user.id), address: nil, device: nil)
+        }
+        return Verified(user: user)
+    }
+
+    /// Whether the account's email identity was proved (by a mail, a reset or a provider).
+    package func emailVerified(_ user: UserRecord) async throws -> Bool {
+        try await users.identities(userID: user.id).contains { $0.provider == .email && $0.verifiedAt != nil }
+    }
+
+    /// The shape checks of a mail grant: the app offers email, and the proof fits its fields.
+    package func checkMailGrant(_ proof: MailProof) throws {
+        guard settings.signInMethods.offers(.email) else { throw GatehouseError.methodNotOffered(.email) }
+        _ = try requireMail()
+        switch proof {
+        case .token(let token):
+            guard !token.isEmpty, token.utf8.count <= 128 else { throw GatehouseError.invalidRequest("token must be 1 to 128 bytes") }
+        case .code(let email, let code):
+            guard !email.isEmpty, email.utf8.count <= Self.maximumIdentifierBytes else {
+                throw GatehouseError.invalidRequest("email must be 1 to \(Self.maximumIdentifierBytes) bytes")
+            }
+            guard !code.isEmpty, code.utf8.count <= 16 else { throw GatehouseError.invalidRequest("code must be 1 to 16 bytes") }
+        }
+    }
+
+    /// An address in the app's rule, normalised; a 400 naming the rule otherwise.
+    package func checkedEmail(_ text: String) throws -> String {
+        guard text.utf8.count <= Self.maximumIdentifierBytes else {
+            throw GatehouseError.invalidRequest("email must be at most \(Self.maximumIdentifierBytes) bytes")
+        }
+        let rules = settings.login.rules
+        let address = rules.normalizedEmail(text)
+        if let issue = rules.validateEmail(address) {
+            throw GatehouseError.invalidRequest(issue.message(for: .email, in: settings.login.messages))
+        }
+        return address
+    }
+
+    /// The mailer, or the one refusal of a server that sends no account mail.
+    package func requireMail() throws -> AccountMailer {
+        guard let mail else { throw GatehouseError.featureNotOffered(settings.accounts.passwordReset ? .passwordReset : .signUp) }
+        return mail
+    }
+}

@@ -1,0 +1,72 @@
+import AsyncHTTPClient
+import Foundation
+import GatehouseCore
+import Logging
+import NIOCore
+import NIOFoundationCompat
+
+/// Posts each mail to a receiver, signed the Standard Webhooks way: Supabase's Send Email hook
+/// body (`user.email` and `email_data` with `token`, `token_hash`, `redirect_to`,
+/// `email_action_type`, `site_url`), plus the rendered `subject`, `text` and `html`.
+public struct WebhookEmailSender: MessageSender {
+    package let url: String
+    package let signer: WebhookSigner
+    package let delivery: HTTPDelivery
+    package let logger: Logger
+
+    /// - Parameters:
+    ///   - url: the receiver; https, or http on loopback only.
+    ///   - secret: the shared secret (`whsec_` + base64).
+    public init(url: String, secret: String, logger: Logger) throws {
+        try WebhookSigner.check(url: url)
+        self.url = url
+        signer = try WebhookSigner(secret: secret)
+        delivery = HTTPDelivery()
+        self.logger = logger
+    }
+
+    public func send(_ outgoing: OutgoingMessage) async throws {
+        guard case .email(let message) = outgoing else { throw DeliveryError("the mail webhook carries only mail") }
+        struct Body: Encodable {
+            struct User: Encodable { let email: String }
+            struct EmailData: Encodable {
+                let token: String?
+                let tokenHash: String?
+                let redirectTo: String?
+                let emailActionType: String
+                let siteURL: String
+                let subject: String
+                let text: String
+                let html: String
+
+                enum CodingKeys: String, CodingKey {
+                    case token, subject, text, html
+                    case tokenHash = "token_hash", redirectTo = "redirect_to", emailActionType = "email_action_type", siteURL = "site_url"
+                }
+            }
+            let user: User
+            let emailData: EmailData
+
+            enum CodingKeys: String, CodingKey {
+                case user
+                case emailData = "email_data"
+            }
+        }
+        let (text, html) = MailRenderer.shared.render(message)
+        let body = try JSONEncoder().encode(Body(user: .init(email: message.to), emailData: .init(
+            token: message.code, tokenHash: message.token, redirectTo: message.link, emailActionType: message.action.rawValue,
+            siteURL: message.siteURL, subject: message.subject, text: text, html: html
+        )))
+        let headers = signer.headers(for: body)
+        let url = url
+        try await delivery.send({
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            for header in headers { request.headers.add(name: header.name, value: header.value) }
+            request.body = .bytes(ByteBuffer(data: body))
+            return request
+        }, provider: "email-webhook", logger: logger)
+        logger.info("Mail handed to the webhook", metadata: ["mail.to": "\(AccountMailer.redacted(message.to))"])
+    }
+}

@@ -1,0 +1,73 @@
+import GatehouseCore
+import Graphiti
+import GatehouseModel
+
+/// Sign-up, email verification and password reset for GraphQL apps: the same ``AuthService``
+/// calls as `POST /api/auth/signup`, `email/…` and `password/…`.
+///
+/// The mutations that mail answer `true` whether or not the address has an account; the ones
+/// that prove a mail's secret sign in and answer like `login`.
+extension GraphQLResolver {
+    /// `signUp(data: { email, password, name })`.
+    package struct SignUpArguments: Codable { let data: SignUpInput }
+    package struct SignUpInput: Codable {
+        package let email: String
+        package let password: String
+        package let name: String
+    }
+
+    /// `resendVerificationEmail(email:)` and `requestPasswordReset(email:)`.
+    package struct EmailArguments: Codable { let email: String }
+
+    /// `verifyEmail(data: { token } | { email, code })`.
+    package struct VerifyEmailArguments: Codable { let data: MailProofInput }
+    /// `resetPassword(data: { token } | { email, code }, password)`.
+    package struct ResetPasswordArguments: Codable {
+        let data: MailProofInput
+        let password: String
+    }
+
+    package struct MailProofInput: Codable {
+        package let token: String?
+        package let email: String?
+        package let code: String?
+
+        func proof() throws -> MailProof {
+            switch (token, email, code) {
+            case (let token?, nil, nil): return .token(token)
+            case (nil, let email?, let code?): return .code(email: email, code: code)
+            default: throw GatehouseError.invalidRequest("send either token, or email and code")
+            }
+        }
+    }
+
+    package func signUp(context: GraphQLContext, arguments: SignUpArguments) async throws -> Bool {
+        let data = arguments.data
+        _ = try await context.service.signUp(email: data.email, password: data.password, name: data.name, from: context.request.client)
+        return true
+    }
+
+    package func resendVerificationEmail(context: GraphQLContext, arguments: EmailArguments) async throws -> Bool {
+        _ = try await context.service.resendVerification(email: arguments.email, from: context.request.client)
+        return true
+    }
+
+    package func requestPasswordReset(context: GraphQLContext, arguments: EmailArguments) async throws -> Bool {
+        _ = try await context.service.requestPasswordReset(email: arguments.email, from: context.request.client)
+        return true
+    }
+
+    package func verifyEmail(context: GraphQLContext, arguments: VerifyEmailArguments) async throws -> AuthPayload {
+        try await signIn(.emailLink(try arguments.data.proof()), context: context)
+    }
+
+    package func resetPassword(context: GraphQLContext, arguments: ResetPasswordArguments) async throws -> AuthPayload {
+        try await signIn(.passwordReset(try arguments.data.proof(), newPassword: arguments.password), context: context)
+    }
+
+    private func signIn(_ grant: Grant, context: GraphQLContext) async throws -> AuthPayload {
+        let signIn = try await context.service.signIn(grant, from: context.request.client)
+        context.deviceToken.withLockedValue { $0 = signIn.deviceToken }
+        return AuthPayload(signIn.grant)
+    }
+}

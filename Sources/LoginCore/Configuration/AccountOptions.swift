@@ -1,0 +1,46 @@
+/// What an app lets people do with an email account beyond signing in (`"accounts"` in an app
+/// file): sign up, reset a forgotten password, and whether an unverified email may sign in.
+///
+/// Every option is off by default (seed 000 has none of them); Peated's example turns them on.
+public struct AccountOptions: Equatable, Sendable {
+    /// Whether people may create an account ("Don't have an account? Sign up").
+    public var signUp: Bool
+    /// Whether "Forgot password?" is offered and reset mails are sent.
+    public var passwordReset: Bool
+    /// Whether a right password to an account whose email is unverified is refused with
+    /// `email_not_verified` (seed 002: "Please verify your email address.").
+    public var requireVerifiedEmail: Bool
+    /// The shortest new password (sign-up, reset, change), in characters; NIST SP 800-63B asks for 8.
+    public var passwordMinimumLength: Int
+
+    public init(signUp: Bool = false, passwordReset: Bool = false, requireVerifiedEmail: Bool = false, passwordMinimumLength: Int = 8) {
+        self.signUp = signUp
+        self.passwordReset = passwordReset
+        self.requireVerifiedEmail = requireVerifiedEmail
+        self.passwordMinimumLength = passwordMinimumLength
+    }
+
+    /// Whether any option needs mail to be sent.
+    public var sendsMail: Bool { signUp || passwordReset || requireVerifiedEmail }
+}
+
+extension AccountOptions: Codable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case signUp, passwordReset, requireVerifiedEmail, passwordMinimumLength }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = AccountOptions()
+        self.init(
+            signUp: try container.decodeIfPresent(Bool.self, forKey: .signUp) ?? defaults.signUp,
+            passwordReset: try container.decodeIfPresent(Bool.self, forKey: .passwordReset) ?? defaults.passwordReset,
+            requireVerifiedEmail: try container.decodeIfPresent(Bool.self, forKey: .requireVerifiedEmail) ?? defaults.requireVerifiedEmail,
+            passwordMinimumLength: try container.decodeIfPresent(Int.self, forKey: .passwordMinimumLength) ?? defaults.passwordMinimumLength
+        )
+        guard (8...256).contains(passwordMinimumLength) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .passwordMinimumLength, in: container, debugDescription: "must be 8 to 256 characters (NIST SP 800-63B asks for at least 8)"
+            )
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import GatehouseCore
+import GatehouseHTTP
+import Hummingbird
+
+/// The account lifecycle over REST: sign-up, email verification, password reset and change.
+///
+/// Every route that mails answers 202 with the same body whether or not the address has an
+/// account; the routes that prove a mail's secret sign in and answer with the login's token
+/// response.
+package struct AccountController {
+    package let service: AuthService
+
+    package init(service: AuthService) {
+        self.service = service
+    }
+
+    package func addRoutes(to router: Router<GatehouseRequestContext>) {
+        router.post("/api/auth/signup", use: signUp)
+        router.post("/api/auth/email/verify", use: verify)
+        router.post("/api/auth/email/resend", use: resend)
+        router.post("/api/auth/password/forgot", use: forgot)
+        router.post("/api/auth/password/reset", use: reset)
+        router.group()
+            .add(middleware: BearerAuthenticator(service: service))
+            .post("/api/auth/password", use: change)
+    }
+
+    @Sendable package func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(SignUpRequest.self, from: request, context: context)
+        let address = try await service.signUp(email: body.email, password: body.password, name: body.name, from: context.client)
+        return try JSONBody.response(MailAccepted(email: address), status: .accepted)
+    }
+
+    @Sendable package func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(MailProofRequest.self, from: request, context: context)
+        guard body.password == nil else { throw GatehouseError.invalidRequest("password is not a field of email/verify") }
+        let signIn = try await service.signIn(.emailLink(try body.proof()), from: context.client)
+        return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
+    }
+
+    @Sendable package func resend(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(EmailRequest.self, from: request, context: context)
+        let address = try await service.resendVerification(email: body.email, from: context.client)
+        return try JSONBody.response(MailAccepted(email: address), status: .accepted)
+    }
+
+    @Sendable package func forgot(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(EmailRequest.self, from: request, context: context)
+        let address = try await service.requestPasswordReset(email: body.email, from: context.client)
+        return try JSONBody.response(MailAccepted(email: address), status: .accepted)
+    }
+
+    @Sendable package func reset(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(MailProofRequest.self, from: request, context: context)
+        guard let password = body.password else { throw GatehouseError.invalidRequest("password is required") }
+        let signIn = try await service.signIn(.passwordReset(try body.proof(), newPassword: password), from: context.client)
+        return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
+    }
+
+    @Sendable package func change(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let body = try await JSONBody.decode(ChangePasswordRequest.self, from: request, context: context)
+        try await service.changePassword(principal, current: body.currentPassword, new: body.password, from: context.client)
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+}

@@ -1,0 +1,49 @@
+import GatehouseCore
+
+/// The body of `POST /api/auth/signup`.
+package struct SignUpRequest: Decodable {
+    package let email: String
+    package let password: String
+    package let name: String
+}
+
+/// A body that names only an address: `email/resend` and `password/forgot`.
+package struct EmailRequest: Decodable {
+    package let email: String
+}
+
+/// The body of `POST /api/auth/email/verify` and `password/reset`: a link's `token`, or the
+/// `email` and the mailed `code`; with a `password` for a reset.
+package struct MailProofRequest: Decodable {
+    package let token: String?
+    package let email: String?
+    package let code: String?
+    package let password: String?
+
+    /// The proof, or a 400 naming what is missing.
+    package func proof() throws -> MailProof {
+        switch (token, email, code) {
+        case (let token?, nil, nil): return .token(token)
+        case (nil, let email?, let code?): return .code(email: email, code: code)
+        default: throw GatehouseError.invalidRequest("send either token, or email and code")
+        }
+    }
+}
+
+/// The body of `POST /api/auth/password`.
+package struct ChangePasswordRequest: Decodable {
+    package let currentPassword: String
+    package let password: String
+
+    package enum CodingKeys: String, CodingKey {
+        case currentPassword = "current_password"
+        case password
+    }
+}
+
+/// The answer to a request whose outcome is mailed: the same for every address.
+package struct MailAccepted: Encodable {
+    package let status = "accepted"
+    /// The normalised address the mail would go to.
+    package let email: String
+}

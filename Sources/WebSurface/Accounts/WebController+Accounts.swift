@@ -1,0 +1,238 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import Hummingbird
+import LoginCore
+
+/// Sign-up, email verification and password reset as web pages, each working without
+/// JavaScript: `/signup`, `/verify-email`, `/verify-email/resend`, `/forgot-password` and
+/// `/reset-password`.
+///
+/// The forms are driven by LoginCore's ``SignUpForm`` and ``PasswordResetForm``. A link from a
+/// mail opens a page with one button: mail scanners that fetch links never spend the secret.
+extension WebController {
+    var accounts: AccountOptions { service.settings.accounts }
+    var messages: MessageCatalogue { configuration.messages }
+
+    func addAccountRoutes(to pages: RouterGroup<GatehouseRequestContext>) {
+        pages.get("/signup") { _, _ in try signUpPage(SignUpState(), csrf: WebCookies.newToken(), status: .ok) }
+        pages.post("/signup", use: submitSignUp)
+        pages.get("/verify-email", use: showVerify)
+        pages.post("/verify-email", use: submitVerify)
+        pages.post("/verify-email/resend", use: submitResend)
+        pages.get("/forgot-password") { _, _ in try forgotPage(PasswordResetForm.State(), csrf: WebCookies.newToken(), status: .ok) }
+        pages.post("/forgot-password", use: submitForgot)
+        pages.get("/reset-password", use: showReset)
+        pages.post("/reset-password", use: submitReset)
+    }
+
+    /// The login page's links to these pages, by the app's `accounts` options.
+    package var accountLinks: [String: Any] {
+        var values: [String: Any] = [:]
+        if accounts.passwordReset { values["forgotLink"] = messages.text(.forgotPassword) }
+        if accounts.signUp {
+            values["signUpPrompt"] = messages.text(.signUpPrompt)
+            values["signUpLink"] = messages.text(.signUpLink)
+        }
+        return values
+    }
+
+    // MARK: Sign-up
+
+    @Sendable func submitSignUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard accounts.signUp else { throw GatehouseError.notFound }
+        let fields = try await WebForm.decode(WebForm.Account.self, from: request, context: context)
+        let form = SignUpForm(configuration: configuration, options: accounts)
+        var state = SignUpState()
+        _ = form.send(.nameChanged(fields.name ?? ""), to: &state)
+        _ = form.send(.emailChanged(fields.email ?? ""), to: &state)
+        _ = form.send(.passwordChanged(fields.password ?? ""), to: &state)
+        var status = HTTPResponse.Status.unprocessableContent
+        for case .signUp(let name, let email, let password) in form.send(.submit, to: &state) {
+            do {
+                let address = try await service.signUp(email: email, password: password, name: name, from: context.client)
+                _ = form.send(.signUpResponse(.success(address)), to: &state)
+                status = .ok
+            } catch let error as GatehouseError {
+                status = APIError(error).status
+                _ = form.send(.signUpResponse(.failure(Self.failure(for: error))), to: &state)
+            }
+        }
+        return try signUpPage(state, csrf: fields.csrf ?? WebCookies.newToken(), status: status)
+    }
+
+    func signUpPage(_ state: SignUpState, csrf: String, status: HTTPResponse.Status) throws -> Response {
+        guard accounts.signUp else { throw GatehouseError.notFound }
+        if let address = state.sentTo {
+            return accountPage(AccountPage(
+                title: messages.text(.checkEmailTitle), notice: messages.text(.verificationSent, ["email": address]), action: "",
+                submit: "", showForm: false, resend: address, links: [signInLink]
+            ), csrf: csrf, status: status)
+        }
+        return accountPage(AccountPage(
+            title: messages.text(.signUpTitle), subtitle: messages.text(.signUpSubtitle), formID: "signup-form", action: "/signup",
+            fields: [
+                .init(name: "name", label: messages.text(.nameLabel), autocomplete: "name", value: state.name, error: state.nameError),
+                .init(
+                    name: "email", label: messages.text(.emailLabel), type: "email", autocomplete: "email", inputmode: "email",
+                    value: state.email, error: state.emailError
+                ),
+                .init(
+                    name: "password", label: messages.text(.passwordLabel), type: "password", autocomplete: "new-password",
+                    error: state.passwordError
+                ),
+            ],
+            submit: messages.text(.signUpSubmit), banner: state.banner, links: [signInLink]
+        ), csrf: csrf, status: status)
+    }
+
+    // MARK: Verification
+
+    @Sendable func showVerify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let token = request.uri.queryParameters["token"].map(String.init)
+        return verifyPage(token: token, email: "", banner: nil, csrf: WebCookies.newToken(), status: .ok)
+    }
+
+    @Sendable func submitVerify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let fields = try await WebForm.decode(WebForm.Account.self, from: request, context: context)
+        let csrf = fields.csrf ?? WebCookies.newToken()
+        let proof: MailProof = if let token = fields.token, !token.isEmpty { .token(token) } else {
+            .code(email: fields.email ?? "", code: fields.code ?? "")
+        }
+        do {
+            let signIn = try await service.signInToWeb(.emailLink(proof), from: context.client, replacing: request.cookies[WebCookies.session]?.value)
+            return try signedIn(signIn, request: request)
+        } catch let error as GatehouseError {
+            let banner = Self.failure(for: error).message(in: messages)
+            return verifyPage(token: nil, email: fields.email ?? "", banner: banner, csrf: csrf, status: APIError(error).status)
+        }
+    }
+
+    func verifyPage(token: String?, email: String, banner: String?, csrf: String, status: HTTPResponse.Status) -> Response {
+        var page = AccountPage(
+            title: messages.text(.verifyEmailTitle), formID: "verify-form", action: "/verify-email", submit: messages.text(.verifyEmailSubmit),
+            banner: banner, links: [signInLink]
+        )
+        if let token, !token.isEmpty {
+            page.hidden = ["token": token]
+        } else {
+            page.fields = [
+                .init(name: "email", label: messages.text(.emailLabel), type: "email", autocomplete: "email", inputmode: "email", value: email),
+                .init(name: "code", label: messages.text(.codeLabel), autocomplete: "one-time-code", inputmode: "numeric"),
+            ]
+            if !email.isEmpty { page.resend = email }
+        }
+        return accountPage(page, csrf: csrf, status: status)
+    }
+
+    /// "Resend email": the same notice whether or not the address needs one.
+    @Sendable func submitResend(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let fields = try await WebForm.decode(WebForm.Account.self, from: request, context: context)
+        let csrf = fields.csrf ?? WebCookies.newToken()
+        var page = AccountPage(title: messages.text(.checkEmailTitle), action: "", submit: "", showForm: false, links: [signInLink])
+        var status = HTTPResponse.Status.ok
+        do {
+            let address = try await service.resendVerification(email: fields.email ?? "", from: context.client)
+            page.notice = messages.text(.emailResent, ["email": address])
+        } catch let error as GatehouseError {
+            status = APIError(error).status
+            page.notice = Self.failure(for: error).message(in: messages)
+        }
+        return accountPage(page, csrf: csrf, status: status)
+    }
+
+    // MARK: Password reset
+
+    @Sendable func submitForgot(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard accounts.passwordReset else { throw GatehouseError.notFound }
+        let fields = try await WebForm.decode(WebForm.Account.self, from: request, context: context)
+        let form = PasswordResetForm(configuration: configuration, options: accounts)
+        var state = PasswordResetForm.State()
+        _ = form.send(.emailChanged(fields.email ?? ""), to: &state)
+        var status = HTTPResponse.Status.unprocessableContent
+        for case .requestReset(let email) in form.send(.requestReset, to: &state) {
+            do {
+                let address = try await service.requestPasswordReset(email: email, from: context.client)
+                _ = form.send(.requestResponse(.success(address)), to: &state)
+                status = .ok
+            } catch let error as GatehouseError {
+                status = APIError(error).status
+                _ = form.send(.requestResponse(.failure(Self.failure(for: error))), to: &state)
+            }
+        }
+        return try forgotPage(state, csrf: fields.csrf ?? WebCookies.newToken(), status: status)
+    }
+
+    func forgotPage(_ state: PasswordResetForm.State, csrf: String, status: HTTPResponse.Status) throws -> Response {
+        guard accounts.passwordReset else { throw GatehouseError.notFound }
+        return accountPage(AccountPage(
+            title: messages.text(.forgotTitle), subtitle: messages.text(.forgotSubtitle), notice: state.notice, formID: "forgot-form",
+            action: "/forgot-password",
+            fields: [
+                .init(
+                    name: "email", label: messages.text(.emailLabel), type: "email", autocomplete: "email", inputmode: "email",
+                    value: state.email, error: state.emailError
+                ),
+            ],
+            submit: messages.text(.forgotSubmit), banner: state.banner, showForm: state.notice == nil, links: [signInLink]
+        ), csrf: csrf, status: status)
+    }
+
+    @Sendable func showReset(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard accounts.passwordReset else { throw GatehouseError.notFound }
+        let token = request.uri.queryParameters["token"].map(String.init)
+        return resetPage(PasswordResetForm.State(), token: token, code: "", csrf: WebCookies.newToken(), status: .ok)
+    }
+
+    @Sendable func submitReset(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard accounts.passwordReset else { throw GatehouseError.notFound }
+        let fields = try await WebForm.decode(WebForm.Account.self, from: request, context: context)
+        let form = PasswordResetForm(configuration: configuration, options: accounts)
+        var state = PasswordResetForm.State()
+        _ = form.send(.emailChanged(fields.email ?? ""), to: &state)
+        _ = form.send(.passwordChanged(fields.password ?? ""), to: &state)
+        let token = fields.token.flatMap { $0.isEmpty ? nil : $0 }
+        let proof: MailProof = token.map(MailProof.token) ?? .code(email: fields.email ?? "", code: fields.code ?? "")
+        var status = HTTPResponse.Status.unprocessableContent
+        for case .resetPassword(let password) in form.send(.submitPassword, to: &state) {
+            do {
+                let grant = Grant.passwordReset(proof, newPassword: password)
+                let signIn = try await service.signInToWeb(grant, from: context.client, replacing: request.cookies[WebCookies.session]?.value)
+                return try signedIn(signIn, request: request)
+            } catch let error as GatehouseError {
+                status = APIError(error).status
+                _ = form.send(.resetResponse(.failure(Self.failure(for: error))), to: &state)
+            }
+        }
+        return resetPage(state, token: token, code: fields.code ?? "", csrf: fields.csrf ?? WebCookies.newToken(), status: status)
+    }
+
+    func resetPage(_ state: PasswordResetForm.State, token: String?, code: String, csrf: String, status: HTTPResponse.Status) -> Response {
+        var page = AccountPage(
+            title: messages.text(.resetTitle), formID: "reset-form", action: "/reset-password", submit: messages.text(.resetSubmit),
+            banner: state.banner, links: [.init(id: "forgot-link", text: messages.text(.forgotPassword), href: "/forgot-password"), signInLink]
+        )
+        if let token {
+            page.hidden = ["token": token]
+        } else {
+            page.fields = [
+                .init(name: "email", label: messages.text(.emailLabel), type: "email", autocomplete: "email", inputmode: "email", value: state.email),
+                .init(name: "code", label: messages.text(.codeLabel), autocomplete: "one-time-code", inputmode: "numeric", value: code),
+            ]
+        }
+        page.fields.append(.init(
+            name: "password", label: messages.text(.newPasswordLabel), type: "password", autocomplete: "new-password", error: state.passwordError
+        ))
+        return accountPage(page, csrf: csrf, status: status)
+    }
+
+    // MARK: Shared
+
+    private var signInLink: AccountPage.Link {
+        .init(id: "signin-link", prompt: messages.text(.haveAccountPrompt), text: messages.text(.signInLink), href: "/login")
+    }
+
+    private func accountPage(_ page: AccountPage, csrf: String, status: HTTPResponse.Status) -> Response {
+        html(render(page.context(csrf: csrf, messages: messages), "account"), status: status, csrf: csrf)
+    }
+}

@@ -1,0 +1,190 @@
+"""Issue 22 end to end: Peated's example with mail over a real SMTP server (aiosmtpd with
+STARTTLS and AUTH), the official supabase-auth client, and a local breached-password range
+server. Every mail is parsed with Python's `email` package."""
+import hashlib
+import json
+import re
+import threading
+import urllib.error
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from supabase_auth import SyncGoTrueClient
+
+from conftest import Server, free_port
+from mail_server import MailServer
+
+NEW_PASSWORD = "a long and quiet river"
+ANON = "anon-test-key"
+
+
+def call(url, body, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+@pytest.fixture(scope="module")
+def mail():
+    server = MailServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def peated(mail):
+    server = Server("002-peated", extra=(*mail.options(), "--anon-key", ANON), environment=mail.environment)
+    yield server
+    server.close()
+
+
+def parts(message):
+    """The text and HTML parts of a multipart/alternative mail."""
+    assert message.get_content_type() == "multipart/alternative"
+    text = message.get_body(preferencelist=("plain",)).get_content()
+    html = message.get_body(preferencelist=("html",)).get_content()
+    return text, html
+
+
+def link_and_code(message):
+    text, html = parts(message)
+    link = re.search(r"https?://\S+(?:verify-email|reset-password)\?token=(ghm_[A-Za-z0-9_-]+)", text)
+    code = re.search(r"\b(\d{6})\b", text)
+    assert link and code, text
+    assert link.group(1) in html and code.group(1) in html
+    return link.group(1), code.group(1)
+
+
+def test_M01_signUpMailArrivesOverSTARTTLSWithAuthAndBothParts(peated, mail):
+    before = len(mail.recorder.mails)
+    status, body = call(peated.url + "/api/auth/signup", {"email": "Ada@Example.com", "password": NEW_PASSWORD, "name": "Ada Lovelace"})
+    assert status == 202 and body == {"status": "accepted", "email": "ada@example.com"}
+    received = mail.wait(before + 1)[-1]
+    assert received["tls"] and received["auth"], "submitted over STARTTLS, after AUTH"
+    message = received["message"]
+    assert received["rcpt"] == ["ada@example.com"] and received["from"] == "hello@peated.example"
+    assert message["Subject"] == "Verify your email for Peated"
+    assert str(message["From"]) == "Peated <hello@peated.example>" and str(message["To"]) == "ada@example.com"
+    assert message["Date"].datetime is not None and re.fullmatch(r"<[^@\s]+@peated\.example>", str(message["Message-ID"]))
+    token, code = link_and_code(message)
+    text, _ = parts(message)
+    assert f"{peated.url}/verify-email?token={token}" in text
+    # Unverified: the right password hears Peated's copy; a wrong one does not.
+    status, body = call(peated.url + "/api/auth/login", {"email": "ada@example.com", "password": NEW_PASSWORD})
+    assert status == 403 and body["error"] == "email_not_verified"
+    assert call(peated.url + "/api/auth/login", {"email": "ada@example.com", "password": "wrong password here"})[0] == 401
+    status, body = call(peated.url + "/api/auth/email/verify", {"token": token})
+    assert status == 200 and body["user"]["email"] == "ada@example.com"
+    assert call(peated.url + "/api/auth/login", {"email": "ada@example.com", "password": NEW_PASSWORD})[0] == 200
+    assert code not in peated.log and token not in peated.log and NEW_PASSWORD not in peated.log
+
+
+def test_M02_forgotThenResetByCodeEndsOldSessionsAndSignsIn(peated, mail):
+    status, login = call(peated.url + "/api/auth/login", {"email": "user@example.com", "password": "password123"})
+    assert status == 200
+    before = len(mail.recorder.mails)
+    assert call(peated.url + "/api/auth/password/forgot", {"email": "user@example.com"}) == (202, {"status": "accepted", "email": "user@example.com"})
+    assert call(peated.url + "/api/auth/password/forgot", {"email": "nobody@example.com"}) == (202, {"status": "accepted", "email": "nobody@example.com"})
+    message = mail.wait(before + 1)[-1]["message"]
+    assert message["Subject"] == "Reset your Peated password" and str(message["To"]) == "user@example.com"
+    token, code = link_and_code(message)
+    status, grant = call(peated.url + "/api/auth/password/reset", {"email": "user@example.com", "code": code, "password": NEW_PASSWORD})
+    assert status == 200 and grant["access_token"]
+    assert call(peated.url + "/api/auth/refresh", {"refresh_token": login["refresh_token"]})[0] == 401, "old sessions end"
+    assert call(peated.url + "/api/auth/login", {"email": "user@example.com", "password": NEW_PASSWORD})[0] == 200
+    assert call(peated.url + "/api/auth/password/reset", {"token": token, "password": "yet another passphrase"})[0] == 410
+    # Nothing was mailed to the unknown address.
+    assert all(m["rcpt"] != ["nobody@example.com"] for m in mail.recorder.mails)
+    assert code not in peated.log and token not in peated.log
+
+
+def test_M03_theOfficialSupabaseClientSignsUpVerifiesRecoversAndUpdates(peated, mail):
+    client = SyncGoTrueClient(url=peated.url + "/auth/v1", headers={"apikey": ANON}, auto_refresh_token=False, persist_session=False)
+    before = len(mail.recorder.mails)
+    response = client.sign_up({"email": "grace@example.com", "password": NEW_PASSWORD})
+    assert response.user.email == "grace@example.com" and response.session is None
+    _, code = link_and_code(mail.wait(before + 1)[-1]["message"])
+    verified = client.verify_otp({"email": "grace@example.com", "token": code, "type": "signup"})
+    assert verified.session.access_token and verified.user.email_confirmed_at
+    client.resend({"type": "signup", "email": "grace@example.com"})  # verified: answered, nothing sent
+    client.reset_password_for_email("grace@example.com")
+    recovery = mail.wait(before + 2)[-1]["message"]
+    assert recovery["Subject"] == "Reset your Peated password"
+    _, code = link_and_code(recovery)
+    session = client.verify_otp({"email": "grace@example.com", "token": code, "type": "recovery"}).session
+    assert session.access_token
+    updated = client.update_user({"password": "the river keeps on going"})
+    assert updated.user.email == "grace@example.com"
+    signed_in = client.sign_in_with_password({"email": "grace@example.com", "password": "the river keeps on going"})
+    assert signed_in.session.access_token
+    assert len(mail.recorder.mails) == before + 2, "the resend to a verified address sent nothing"
+
+
+class RangeServer:
+    """A k-anonymity range API served from a test file of breached passwords."""
+
+    def __init__(self, passwords):
+        hashes = [hashlib.sha1(p.encode()).hexdigest().upper() for p in passwords]
+        table = {}
+        for digest in hashes:
+            table.setdefault(digest[:5], []).append(f"{digest[5:]}:42")
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                prefix = self.path.rsplit("/", 1)[-1].upper()
+                lines = table.get(prefix, []) + ["0" * 35 + ":0"]  # a padding line
+                body = "\r\n".join(lines).encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.port = free_port()
+        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_M04_aBreachedPasswordIsRefusedAndAnUnreachableRangeAPIFailsOpen():
+    breached = "tr0ub4dor&3 horse"
+    ranges = RangeServer([breached])
+    server = Server("002-peated", extra=("--breached-password-check", f"http://127.0.0.1:{ranges.port}/range/"))
+    try:
+        status, body = call(server.url + "/api/auth/signup", {"email": "b@example.com", "password": breached, "name": "B"})
+        assert status == 400 and body == {"error": "weak_password", "message": "This password has appeared in a data breach. Please choose another."}
+        assert call(server.url + "/api/auth/signup", {"email": "b@example.com", "password": "not on the list at all", "name": "B"})[0] == 202
+        ranges.stop()
+        assert call(server.url + "/api/auth/signup", {"email": "c@example.com", "password": breached, "name": "C"})[0] == 202
+        assert "Breached-password check unavailable" in server.log
+        assert breached not in server.log
+    finally:
+        server.close()
+
+
+def test_M05_theDemoUsesTheNamedOutboxWhichIsOwnerOnlyAndHoldsTheCode():
+    server = Server("002-peated", extra=("--demo",))
+    try:
+        assert call(server.url + "/api/auth/signup", {"email": "d@example.com", "password": NEW_PASSWORD, "name": "D"})[0] == 202
+        import os
+        import time
+        deadline = time.time() + 10
+        while not os.path.exists(server.mail_outbox) and time.time() < deadline:
+            time.sleep(0.05)
+        assert oct(os.stat(server.mail_outbox).st_mode & 0o777) == "0o600"
+        line = json.loads(open(server.mail_outbox).read().splitlines()[0])
+        assert line["to"] == "d@example.com" and line["action"] == "signup" and re.fullmatch(r"\d{6}", line["code"])
+    finally:
+        server.close()
