@@ -22,6 +22,11 @@ PHONE_OPERATIONS = ["phoneCountries", "sendPhoneCode", "resendPhoneCode", "regis
 # Served when a Google provider is configured: fuzzed against Peated's server with oidc-provider-mock.
 GOOGLE_OPERATIONS = ["googleSignIn", "googleSignInAPI", "googleFlowToken", "googleStart", "googleCallback", "supabaseAuthorize"]
 
+# Sign-up, verification and reset: fuzzed on Peated's server, whose app file turns them on.
+# supabaseUpdateUser sets a password, so it runs only there, where no session is handed over.
+ACCOUNT_OPERATIONS = ["signUp", "verifyEmail", "resendVerification", "forgotPassword", "resetPassword", "changePassword",
+                      "supabaseSignUp", "supabaseResend", "supabaseRecover", "supabaseUpdateUser"]
+
 DOCUMENT = ROOT / "docs" / "openapi.yaml"
 CHECKS = ",".join([
     "not_a_server_error", "status_code_conformance", "content_type_conformance",
@@ -59,9 +64,10 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
         anon_key = "peer-mentor-demo-anon-key"
         logouts = ["--include-operation-id", "logout", "--include-operation-id", "supabaseLogout"]
         phone = [argument for operation in PHONE_OPERATIONS for argument in ("--include-operation-id", operation)]
-        google = [argument for operation in GOOGLE_OPERATIONS for argument in ("--include-operation-id", operation)]
+        google = [argument for operation in GOOGLE_OPERATIONS + ACCOUNT_OPERATIONS for argument in ("--include-operation-id", operation)]
         others = ["--exclude-operation-id", "logout", "--exclude-operation-id", "supabaseLogout",
-                  *[argument for operation in PHONE_OPERATIONS + GOOGLE_OPERATIONS for argument in ("--exclude-operation-id", operation)]]
+                  *[argument for operation in PHONE_OPERATIONS + GOOGLE_OPERATIONS + ACCOUNT_OPERATIONS
+                    for argument in ("--exclude-operation-id", operation)]]
         runs = [schemathesis(server, access_token(server), anon_key, others, 200),
                 schemathesis(server, access_token(server), anon_key, logouts, 200)]
         # The phone routes are served by an app that lists phone: UrbanNest's, with its outbox.
@@ -71,7 +77,7 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
             assert "Unexpected error" not in phone_server.log
         finally:
             phone_server.close()
-        # The Google routes, on a server with a real provider (oidc-provider-mock 0.4.8).
+        # The Google and account routes, on Peated's server with a real provider (oidc-provider-mock 0.4.8).
         provider = Provider()
         google_server = GoogleServer(provider, "002-peated")
         try:

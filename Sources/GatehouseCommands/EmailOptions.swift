@@ -55,6 +55,9 @@ public struct EmailOptions: ParsableArguments {
         }
     }
 
+    /// Whether any sender is named.
+    var namesSender: Bool { smtpUrl != nil || emailWebhook != nil || emailOutbox != nil }
+
     /// The sender these options choose; with `demo` and none named, the outbox.
     func delivery(appName: String, publicHost: String, demo: Bool) throws -> EmailDelivery? {
         if let smtpUrl {

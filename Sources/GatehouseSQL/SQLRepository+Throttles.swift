@@ -56,7 +56,7 @@ extension SQLRepository: ThrottleRepository {
         // substr, not LIKE: a key may hold `_` or `%`, which LIKE would read as wildcards.
         try await write {
             try await database.raw("""
-                DELETE FROM throttles WHERE substr(key, 1, \(bind: prefix.count)) = \(bind: prefix) RETURNING key
+                DELETE FROM throttles WHERE substr(key, 1, length(\(bind: prefix))) = \(bind: prefix) RETURNING key
                 """).all().count
         }
     }

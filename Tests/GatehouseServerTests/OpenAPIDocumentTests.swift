@@ -48,6 +48,8 @@ import Testing
             "GET /", "GET /login", "POST /login", "GET /home", "POST /logout", "GET /assets/{name}",
             "GET /login/phone", "POST /login/phone", "GET /login/code", "POST /login/code", "POST /login/code/resend",
             "GET /register", "POST /register", "GET /welcome", "POST /welcome", "POST /home/google/unlink",
+            "GET /assets/logo", "GET /signup", "POST /signup", "GET /verify-email", "POST /verify-email", "POST /verify-email/resend",
+            "GET /forgot-password", "POST /forgot-password", "GET /reset-password", "POST /reset-password",
         ]
         let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" }).subtracting(webScreen)
         let documented = try Self.documentedOperations()

@@ -25,7 +25,9 @@ import Testing
     }
 
     @Test func S000_genericExampleIsSeed000Copy() throws {
-        let configuration = try ExampleConfigurations.load("000-generic")
+        var configuration = try ExampleConfigurations.load("000-generic")
+        #expect(configuration.logo == LoginLogo(path: "logo.svg", label: "Gatehouse logo"), "each example carries its own mark")
+        configuration.logo = nil
         #expect(configuration == .standard)
         let copy = Self.copy(configuration)
         #expect(copy["submit"] == "Log In")

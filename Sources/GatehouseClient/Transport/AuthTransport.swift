@@ -32,6 +32,10 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
     /// The one-time code a server-side Google flow returned to the app, with the app's PKCE
     /// verifier (the CLI's loopback sign-in; Supabase's `grant_type=pkce`).
     case flowCode(code: String, verifier: String)
+    /// A verification mail's link token or code: verifies the address and signs in.
+    case emailLink(EmailProof)
+    /// A reset mail's link token or code with the new password: sets it and signs in.
+    case passwordReset(EmailProof, newPassword: String)
 
     /// The grant's kind; never shows a secret.
     public var description: String {
@@ -42,6 +46,8 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
         case .googleCode: "AuthGrant.googleCode(<redacted>)"
         case .googleIDToken: "AuthGrant.googleIDToken(<redacted>)"
         case .flowCode: "AuthGrant.flowCode(<redacted>)"
+        case .emailLink: "AuthGrant.emailLink(<redacted>)"
+        case .passwordReset: "AuthGrant.passwordReset(<redacted>)"
         }
     }
 
@@ -57,6 +63,31 @@ public protocol PhoneCodeTransport: AuthTransport {
     func sendPhoneCode(phone: String, country: String?) async throws -> PhoneCodeSent
     /// Sends a new code for an earlier one; the old code stops working.
     func resendPhoneCode(verificationID: String, phone: String) async throws -> PhoneCodeSent
+}
+
+/// What a person presents from an account mail: the link's token, or the address and the code.
+public enum EmailProof: Sendable, Equatable {
+    case token(String)
+    case code(email: String, code: String)
+
+    /// The proof's JSON fields (`token`, or `email` and `code`).
+    var fields: [String: String] {
+        switch self {
+        case .token(let token): ["token": token]
+        case .code(let email, let code): ["email": email, "code": code]
+        }
+    }
+}
+
+/// A transport that can create accounts and mail their verification and reset links (issue 22).
+public protocol AccountTransport: AuthTransport {
+    /// Creates an account and mails its verification; returns the normalised address. The answer
+    /// is the same whether or not the address already had an account.
+    func signUp(email: String, password: String, name: String) async throws -> String
+    /// Mails a new verification link if the account needs one.
+    func resendVerification(email: String) async throws
+    /// Mails a reset link and code if the address has an account.
+    func requestPasswordReset(email: String) async throws
 }
 
 /// Which sessions a sign-out ends.

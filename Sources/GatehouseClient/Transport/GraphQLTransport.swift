@@ -9,7 +9,7 @@ import FoundationNetworking
 /// Failures arrive as GraphQL errors; their `extensions.code` becomes an ``AuthError``:
 /// `INVALID_CREDENTIALS` is ``AuthError/invalidCredentials``, `UNAUTHENTICATED` a 401 that
 /// triggers a refresh, and the refresh codes end the session as they do over REST.
-public struct GraphQLTransport: PhoneCodeTransport {
+public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
     static let userFields = "user { id email firstName lastName }"
     static let login = """
         mutation login($email: String!, $password: String!) { \
@@ -28,6 +28,14 @@ public struct GraphQLTransport: PhoneCodeTransport {
     static let verifyPhoneCode = """
         mutation verify($id: String!, $code: String!) { \
         verifyPhoneCode(data: { verificationId: $id, code: $code }) { token refreshToken expiresIn \(userFields) } }
+        """
+    static let verifyEmail = """
+        mutation verifyEmail($token: String, $email: String, $code: String) { \
+        verifyEmail(data: { token: $token, email: $email, code: $code }) { token refreshToken expiresIn \(userFields) } }
+        """
+    static let resetPassword = """
+        mutation resetPassword($token: String, $email: String, $code: String, $password: String!) { \
+        resetPassword(data: { token: $token, email: $email, code: $code }, password: $password) { token refreshToken expiresIn \(userFields) } }
         """
     static let signInWithGoogle = """
         mutation google($code: String, $redirectUri: String, $codeVerifier: String, $idToken: String, $nonce: String) { \
@@ -66,7 +74,27 @@ public struct GraphQLTransport: PhoneCodeTransport {
                               field: "signInWithGoogle", as: Payload.self).tokens
         case .flowCode:
             throw grant.unsupported(by: "GraphQL")
+        case .emailLink(let proof):
+            try await execute(Self.verifyEmail, proof.fields, field: "verifyEmail", as: Payload.self).tokens
+        case .passwordReset(let proof, let password):
+            try await execute(Self.resetPassword, proof.fields.merging(["password": password]) { a, _ in a }, field: "resetPassword", as: Payload.self).tokens
         }
+    }
+
+    public func signUp(email: String, password: String, name: String) async throws -> String {
+        let query = "mutation signUp($email: String!, $password: String!, $name: String!) { signUp(data: { email: $email, password: $password, name: $name }) }"
+        _ = try await execute(query, ["email": email, "password": password, "name": name], field: "signUp", as: Bool.self)
+        return EmailAddress.normalized(email)
+    }
+
+    public func resendVerification(email: String) async throws {
+        let query = "mutation resend($email: String!) { resendVerificationEmail(email: $email) }"
+        _ = try await execute(query, ["email": email], field: "resendVerificationEmail", as: Bool.self)
+    }
+
+    public func requestPasswordReset(email: String) async throws {
+        let query = "mutation forgot($email: String!) { requestPasswordReset(email: $email) }"
+        _ = try await execute(query, ["email": email], field: "requestPasswordReset", as: Bool.self)
     }
 
     public func sendPhoneCode(phone: String, country: String?) async throws -> PhoneCodeSent {

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// Seed 000's REST contract: `POST /api/auth/login`, `/refresh`, `/logout`, `GET /api/me`.
-public struct RESTTransport: PhoneCodeTransport {
+public struct RESTTransport: PhoneCodeTransport, AccountTransport {
     /// Where each call goes, relative to the base URL.
     public struct Paths: Sendable {
         public var login = "api/auth/login"
@@ -18,6 +18,12 @@ public struct RESTTransport: PhoneCodeTransport {
         /// Seed 002's Sign in with Google.
         public var google = "auth/google"
         public var googleFlowToken = "auth/google/token"
+        /// Issue 22's account lifecycle.
+        public var signUp = "api/auth/signup"
+        public var verifyEmail = "api/auth/email/verify"
+        public var resendVerification = "api/auth/email/resend"
+        public var forgotPassword = "api/auth/password/forgot"
+        public var resetPassword = "api/auth/password/reset"
         public init() {}
     }
 
@@ -46,7 +52,25 @@ public struct RESTTransport: PhoneCodeTransport {
             try await google(["id_token": token, "nonce": nonce], path: paths.google)
         case .flowCode(let code, let verifier):
             try await google(["auth_code": code, "code_verifier": verifier], path: paths.googleFlowToken)
+        case .emailLink(let proof):
+            try tokens(await send(JSONExchange.request(url(paths.verifyEmail), body: proof.fields)))
+        case .passwordReset(let proof, let password):
+            try tokens(await send(JSONExchange.request(url(paths.resetPassword), body: proof.fields.merging(["password": password]) { a, _ in a })))
         }
+    }
+
+    public func signUp(email: String, password: String, name: String) async throws -> String {
+        struct Accepted: Decodable { let email: String }
+        let data = try await send(JSONExchange.request(url(paths.signUp), body: ["email": email, "password": password, "name": name]))
+        return try JSONExchange.decode(Accepted.self, from: data, expected: "sign-up answer").email
+    }
+
+    public func resendVerification(email: String) async throws {
+        _ = try await send(JSONExchange.request(url(paths.resendVerification), body: ["email": email]))
+    }
+
+    public func requestPasswordReset(email: String) async throws {
+        _ = try await send(JSONExchange.request(url(paths.forgotPassword), body: ["email": email]))
     }
 
     /// Seed 002's answer (`accessToken`, `refreshToken`, `user`, `expires_in`, `isNewUser`).

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// `email_not_confirmed`, and for refreshes `refresh_token_already_used` (revoked),
 /// `refresh_token_not_found` and `session_expired` (expired) and `session_not_found` (revoked).
 /// A rejected access token is reported as a 401, which makes the SDK refresh once.
-public struct SupabaseTransport: PhoneCodeTransport {
+public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
     /// The Auth URL, such as `https://project.supabase.co/auth/v1`.
     public let authURL: URL
     let anonKey: String
@@ -42,7 +42,48 @@ public struct SupabaseTransport: PhoneCodeTransport {
             try await token(grant: "pkce", body: ["auth_code": code, "code_verifier": verifier])
         case .googleCode:
             throw grant.unsupported(by: "Supabase Auth")
+        case .emailLink(let proof):
+            try await session(from: JSONExchange.request(url("verify"), body: Self.verifyBody("signup", proof), headers: headers))
+        case .passwordReset(let proof, let password):
+            // GoTrue's recovery: the mail's secret opens a session, which then sets the password.
+            try await recover(proof, password: password)
         }
+    }
+
+    /// `POST /verify`'s body for a mail: `token_hash`, or `email` and the code as `token`.
+    static func verifyBody(_ type: String, _ proof: EmailProof) -> [String: String] {
+        switch proof {
+        case .token(let hash): ["type": type, "token_hash": hash]
+        case .code(let email, let code): ["type": type, "email": email, "token": code]
+        }
+    }
+
+    private func recover(_ proof: EmailProof, password: String) async throws -> TokenResponse {
+        let signedIn = try await session(from: JSONExchange.request(url("verify"), body: Self.verifyBody("recovery", proof), headers: headers))
+        let update = try JSONExchange.request(url("user"), method: "PUT", body: ["password": password], bearer: signedIn.accessToken, headers: headers)
+        _ = try await exchange.send(update, failure: Self.failure(tokenRejected: false))
+        return signedIn
+    }
+
+    public func signUp(email: String, password: String, name: String) async throws -> String {
+        struct Body: Encodable {
+            let email: String
+            let password: String
+            let data: [String: String]
+        }
+        let request = try JSONExchange.request(url("signup"), body: Body(email: email, password: password, data: ["full_name": name]), headers: headers)
+        let data = try await exchange.send(request, failure: Self.failure(tokenRejected: false))
+        return try JSONExchange.decode(User.self, from: data, expected: "user").signedIn.email
+    }
+
+    public func resendVerification(email: String) async throws {
+        let request = try JSONExchange.request(url("resend"), body: ["type": "signup", "email": email], headers: headers)
+        _ = try await exchange.send(request, failure: Self.failure(tokenRejected: false))
+    }
+
+    public func requestPasswordReset(email: String) async throws {
+        let request = try JSONExchange.request(url("recover"), body: ["email": email], headers: headers)
+        _ = try await exchange.send(request, failure: Self.failure(tokenRejected: false))
     }
 
     /// `POST /otp`: GoTrue answers only a message id, so the code's timings are the project's

@@ -9,7 +9,7 @@ extension Gatehouse {
     struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Manage accounts.",
-            subcommands: [Create.self, List.self, Lock.self, Unlock.self, Delete.self, SetPassword.self]
+            subcommands: [Create.self, List.self, Lock.self, Unlock.self, Delete.self, SetPassword.self, ResetLinkCommand.self]
         )
     }
 }

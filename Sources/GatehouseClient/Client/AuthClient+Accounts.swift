@@ -1,0 +1,73 @@
+import Foundation
+import LoginCore
+
+extension AuthClient {
+    /// Creates an account and mails its verification (issue 22); returns the normalised address.
+    /// The answer is the same whether or not the address had an account.
+    public func signUp(email: String, password: String, name: String) async throws -> String {
+        try await accountTransport().signUp(email: email, password: password, name: name)
+    }
+
+    /// Mails a new verification link if the account needs one.
+    public func resendVerification(email: String) async throws {
+        try await accountTransport().resendVerification(email: email)
+    }
+
+    /// Mails a reset link and code if the address has an account.
+    public func requestPasswordReset(email: String) async throws {
+        try await accountTransport().requestPasswordReset(email: email)
+    }
+
+    /// Verifies the address with the mail's token or code and signs in; the session is stored.
+    @discardableResult
+    public func verifyEmail(_ proof: EmailProof) async throws -> Session {
+        try await manager.adopt(try await transport.token(.emailLink(proof)))
+    }
+
+    /// Sets a new password with the mail's token or code and signs in; every other session ends.
+    @discardableResult
+    public func resetPassword(_ proof: EmailProof, newPassword: String) async throws -> Session {
+        try await manager.adopt(try await transport.token(.passwordReset(proof, newPassword: newPassword)))
+    }
+
+    /// Runs a sign-up effect that needs the network and returns the event to feed back.
+    public func perform(_ effect: SignUpEffect) async -> SignUpEvent? {
+        guard case .signUp(let name, let email, let password) = effect else { return nil }
+        do {
+            return .signUpResponse(.success(try await signUp(email: email, password: password, name: name)))
+        } catch {
+            return .signUpResponse(.failure(Self.failure(error)))
+        }
+    }
+
+    /// Runs a reset effect that needs the network (with the mail's proof the app holds for the
+    /// reset) and returns the event to feed back.
+    public func perform(_ effect: PasswordResetForm.Effect, proof: EmailProof?) async -> PasswordResetForm.Event? {
+        switch effect {
+        case .requestReset(let email):
+            do {
+                try await requestPasswordReset(email: email)
+                return .requestResponse(.success(email))
+            } catch {
+                return .requestResponse(.failure(Self.failure(error)))
+            }
+        case .resetPassword(let password):
+            guard let proof else { return .resetResponse(.failure(.linkExpired)) }
+            do {
+                try await resetPassword(proof, newPassword: password)
+                return .resetResponse(.success(()))
+            } catch {
+                return .resetResponse(.failure(Self.failure(error)))
+            }
+        case .navigateHome, .announce:
+            return nil
+        }
+    }
+
+    private func accountTransport() throws -> any AccountTransport {
+        guard let accounts = transport as? any AccountTransport else {
+            throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot create accounts")
+        }
+        return accounts
+    }
+}

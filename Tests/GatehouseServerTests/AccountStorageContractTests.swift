@@ -1,0 +1,55 @@
+import Foundation
+import GatehouseCore
+import GatehouseModel
+import GatehouseSQL
+import Testing
+
+/// The storage contract of issue 22's operations, on SQLite and PostgreSQL alike: verifying an
+/// identity happens once, and a reset forgets every failure streak of one account (and only its).
+@Suite struct AccountStorageContractTests {
+    typealias Engine = RepositoryContractTests.Engine
+    static let now = RepositoryContractTests.now
+
+    @Test(arguments: Engine.available)
+    func anIdentityIsVerifiedOnceAndOnlyTheNamedOne(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine, instances: 2) { repositories in
+            let user = UserRecord(email: "ann@example.com", name: PersonName(full: "Ann Example"), createdAt: Self.now)
+            let identities = [
+                IdentityRecord(userID: user.id, provider: .email, subject: "ann@example.com", verifiedAt: nil, createdAt: Self.now),
+                IdentityRecord(userID: user.id, provider: .phone, subject: "+919876543210", verifiedAt: nil, createdAt: Self.now),
+            ]
+            try await repositories[0].createUser(user, identities: identities, passwordHash: "h")
+            // Five instances race to verify: one changes the row, the others find it done.
+            let changed = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<5 {
+                    group.addTask {
+                        (try? await repositories[index % 2].verifyIdentity(
+                            userID: user.id, provider: .email, subject: "ann@example.com", at: Self.now.addingTimeInterval(Double(index))
+                        )) ?? false
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(changed == 1)
+            let stored = try await repositories[1].identities(userID: user.id)
+            #expect(stored.first { $0.provider == .email }?.verifiedAt != nil)
+            #expect(stored.first { $0.provider == .phone }?.verifiedAt == nil, "only the named identity")
+            let other = try await repositories[0].verifyIdentity(userID: "someone-else", provider: .email, subject: "ann@example.com", at: Self.now)
+            #expect(!other, "another account cannot verify this address")
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func clearingByPrefixForgetsOneAccountsCountersAndKeepsTheRest(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            // Keys with LIKE's wildcards: a prefix match must not read them as patterns.
+            let keys = ["fail:a_b:ip:1", "fail:a_b:dev:x", "fail:aXb:ip:1", "fail:a_bc:ip:1", "acct:a_b", "fail:%:ip:1"]
+            for key in keys { _ = try await repository.hit(key, window: 3600, at: Self.now) }
+            let cleared = try await repository.clear(prefix: "fail:a_b:")
+            #expect(cleared == 2)
+            let left = try await repository.counters(keys)
+            #expect(Set(left.keys) == ["fail:aXb:ip:1", "fail:a_bc:ip:1", "acct:a_b", "fail:%:ip:1"])
+        }
+    }
+}
