@@ -27,7 +27,8 @@ def free_port():
 # The shared servers take hundreds of sign-ins from 127.0.0.1, some of them wrong on purpose:
 # their limits are raised so no test waits out another's back-off. The limits themselves are
 # tested against servers of their own with small limits (test_rate_limits.py).
-ROOMY_LIMITS = ("--address-limit", "100000", "--backoff-after", "100000", "--account-failures-per-hour", "100000")
+ROOMY_LIMITS = ("--address-limit", "100000", "--backoff-after", "100000", "--account-failures-per-hour", "100000",
+                "--signup-limit", "100000", "--mail-limit", "100000")
 
 
 class Server:
@@ -74,8 +75,8 @@ class Server:
 
 
 # What must never reach a log: the demo password, and any refresh token (ghr_), web session
-# id (ghw_) or JWT (eyJ…) — the suite sends all of them in bodies, headers and URLs.
-SECRET_MARKERS = (PASSWORD, "ghr_", "ghw_", "eyJ", "PLANTED")
+# id (ghw_), mail link token (ghm_) or JWT (eyJ…) — the suite sends all of them in bodies, headers and URLs.
+SECRET_MARKERS = (PASSWORD, "ghr_", "ghw_", "ghm_", "eyJ", "PLANTED")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -11,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from supabase_auth import SyncGoTrueClient
+from supabase_auth.errors import AuthApiError
 
 from conftest import Server, free_port
 from mail_server import MailServer
@@ -40,7 +41,9 @@ def mail():
 
 @pytest.fixture(scope="module")
 def peated(mail):
-    server = Server("002-peated", extra=(*mail.options(), "--anon-key", ANON), environment=mail.environment)
+    port = free_port()
+    server = Server("002-peated", extra=(*mail.options(), "--anon-key", ANON, "--public-url", f"http://localhost:{port}"),
+                    environment=mail.environment, port=port)
     yield server
     server.close()
 
@@ -113,7 +116,10 @@ def test_M03_theOfficialSupabaseClientSignsUpVerifiesRecoversAndUpdates(peated, 
     _, code = link_and_code(mail.wait(before + 1)[-1]["message"])
     verified = client.verify_otp({"email": "grace@example.com", "token": code, "type": "signup"})
     assert verified.session.access_token and verified.user.email_confirmed_at
-    client.resend({"type": "signup", "email": "grace@example.com"})  # verified: answered, nothing sent
+    client.resend({"type": "signup", "email": "nobody.grace@example.com"})  # no account: answered, nothing sent
+    with pytest.raises(AuthApiError) as limited:  # one mail per recipient and purpose a minute, account or not
+        client.resend({"type": "signup", "email": "grace@example.com"})
+    assert limited.value.status == 429 and limited.value.code == "over_request_rate_limit"
     client.reset_password_for_email("grace@example.com")
     recovery = mail.wait(before + 2)[-1]["message"]
     assert recovery["Subject"] == "Reset your Peated password"
@@ -124,7 +130,7 @@ def test_M03_theOfficialSupabaseClientSignsUpVerifiesRecoversAndUpdates(peated, 
     assert updated.user.email == "grace@example.com"
     signed_in = client.sign_in_with_password({"email": "grace@example.com", "password": "the river keeps on going"})
     assert signed_in.session.access_token
-    assert len(mail.recorder.mails) == before + 2, "the resend to a verified address sent nothing"
+    assert len(mail.recorder.mails) == before + 2, "the resends sent nothing"
 
 
 class RangeServer:

@@ -30,11 +30,30 @@ public struct EmailOptions: ParsableArguments {
     @Option(help: "Refuse new passwords found by this k-anonymity range API, such as https://api.pwnedpasswords.com/range/ (fails open).")
     var breachedPasswordCheck: String?
 
+    @Option(help: "Sign-ups allowed per client address per hour (default 10).")
+    var signupLimit: Int = MailPolicy().signUpsPerAddressPerHour
+
+    @Option(help: "Account mails (sign-up, resend, reset) asked for per client address per hour (default 20).")
+    var mailLimit: Int = MailPolicy().mailsPerAddressPerHour
+
+    @Option(help: "Account mails the whole service sends per hour; past it mail is dropped and logged (default 1000).")
+    var mailBudget: Int = MailPolicy().mailsPerHour
+
     static let demoOutbox = "gatehouse-mail-outbox.jsonl"
+
+    /// The mail limits these options set.
+    var policy: MailPolicy {
+        var policy = MailPolicy()
+        policy.signUpsPerAddressPerHour = signupLimit
+        policy.mailsPerAddressPerHour = mailLimit
+        policy.mailsPerHour = mailBudget
+        return policy
+    }
 
     var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     public func validate() throws {
+        guard signupLimit > 0, mailLimit > 0, mailBudget > 0 else { throw ValidationError("mail limits must be positive numbers") }
         let chosen = [smtpUrl, emailWebhook, emailOutbox].compactMap { $0 }
         if chosen.count > 1 { throw ValidationError("choose one of --smtp-url, --email-webhook and --email-outbox") }
         if emailWebhook != nil, (environment["GATEHOUSE_EMAIL_WEBHOOK_SECRET"] ?? "").isEmpty {

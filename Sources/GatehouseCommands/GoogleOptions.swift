@@ -30,7 +30,7 @@ public struct GoogleOptions: ParsableArguments {
     @Option(help: "An address apps may be returned to after a Google sign-in (repeatable; a loopback URL matches any port).")
     var allowRedirect: [String] = []
 
-    @Option(help: "The address people reach this server at; Google returns to <public URL>/auth/google/callback (default: the listening address).")
+    @Option(help: "The address people reach this server at: mail links point here, and Google returns to <public URL>/auth/google/callback (default: the listening address).")
     var publicUrl: String?
 
     public func validate() throws {

@@ -174,6 +174,7 @@ public struct ServeCommand: AsyncParsableCommand {
             )
         }
         configuration.breachedPasswordURL = email.breachedPasswordCheck
+        configuration.mailPolicy = email.policy
         let mailDemo: String? = if case .outbox(let path) = configuration.email, demo { path } else { nil }
         if let anonKey { configuration.supabaseAnonKey = anonKey }
         let demo = demo

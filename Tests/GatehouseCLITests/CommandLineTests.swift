@@ -18,6 +18,16 @@ import Testing
         (["login", "--no-browser"], "gatehouse: --no-browser goes with --google"),
         (["users", "create", "--phone", "+919123456789", "--name", "Ravi\u{7}Kumar"], "gatehouse: A name must not contain control characters"),
         (["users", "create", "--phone", "+919123456789", "--name", "\u{202E}gnp.exe"], "gatehouse: A name must not contain text-direction controls"),
+        (["signup", "--password-stdin"], "gatehouse: --password-stdin needs --email and --name"),
+        (["users", "reset-link", "--email", "a@b.co", "--public-url", "ftp://x"],
+         "gatehouse: --public-url must be an http(s) URL such as https://auth.example.com"),
+        (["users", "reset-link", "--email", "a@b.co", "--public-url", "https://x.example", "--send"],
+         "gatehouse: --send needs a mail sender: --smtp-url, --email-webhook or --email-outbox"),
+        (["serve", "--smtp-url", "smtp://user:pw@mail.example:587"], "gatehouse: --smtp-url must not hold the password; set GATEHOUSE_SMTP_PASSWORD"),
+        (["serve", "--smtp-url", "imap://mail.example"], "gatehouse: --smtp-url must start with smtp:// (STARTTLS) or smtps:// (TLS), not imap://"),
+        (["serve", "--email-from", "not an address"],
+         "gatehouse: --email-from: 'not an address' is not a sender address; write \"Name <address@example.com>\" or address@example.com"),
+        (["serve", "--email-outbox", "a", "--email-webhook", "http://127.0.0.1:1/x"], "gatehouse: choose one of --smtp-url, --email-webhook and --email-outbox"),
     ])
     func badArgumentsPrintOneLineAndExitNonZero(arguments: [String], message: String) async throws {
         let result = try await CLIProcess.run(arguments, in: try CLIProcess.temporaryDirectory())

@@ -275,6 +275,30 @@ import Testing
         }
     }
 
+    @Test func E14_signUpsAndMailsPerAddressAndTheHourlyBudgetAreLimited() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        let limited: (inout GatehouseConfiguration) -> Void = {
+            Self.accountsOn(fixture)(&$0)
+            $0.mailPolicy.signUpsPerAddressPerHour = 2
+            $0.mailPolicy.mailsPerHour = 3
+        }
+        try await fixture.test(limited) { client in
+            for index in 0..<2 {
+                #expect(try await client.postJSON("/api/auth/signup", Self.signUpBody("a\(index)@example.com")).status == .accepted)
+            }
+            let third = try await client.postJSON("/api/auth/signup", Self.signUpBody("a2@example.com"))
+            #expect(third.status == .tooManyRequests && third.headers[.retryAfter] == "3600")
+            #expect(try await fixture.mails(count: 2).count == 2)
+            // The budget (3 an hour) is spent as mail leaves, so the answer never says whether a mail went.
+            #expect(try await client.postJSON("/api/auth/password/forgot", #"{"email":"\#(Fixture.email)"}"#).status == .accepted)
+            #expect(try await fixture.mails(count: 3).count == 3)
+            fixture.clock.advance(by: 61)
+            #expect(try await client.postJSON("/api/auth/password/forgot", #"{"email":"\#(Fixture.email)"}"#).status == .accepted)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try fixture.mails().count == 3, "the fourth mail this hour was dropped")
+        }
+    }
+
     @Test func E13_badInputIsA4xxJSONAnswerNeverA500() async throws {
         let fixture = try await Fixture(argon2: Fixture.cheap)
         try await fixture.test(Self.accountsOn(fixture)) { client in
