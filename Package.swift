@@ -269,8 +269,10 @@ let package = Package(
                 "GatehouseServer",
                 "GatehouseTestSupport",
                 "LoginCore",
+                "GatehouseDelivery",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "LoginCoreTests", dependencies: ["LoginCore"]),
@@ -291,6 +293,7 @@ let package = Package(
                 "GatehouseTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),

@@ -22,6 +22,10 @@ struct Bench {
         }
         // `gatehouse-bench google`: only the Google phase.
         if arguments.first == "google" { return try await GoogleBench.run() }
+        // `gatehouse-bench signup [seconds]`: only the sign-up phase, with its own hash timing.
+        if arguments.first == "signup" {
+            return try await SignUpBench.run(seconds: Double(arguments.dropFirst().first ?? "") ?? 8, hashTime: try await HashTiming.median(samples: 10))
+        }
         let seconds = Double(arguments.first ?? "") ?? 8
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("gatehouse-bench: \(cores) cores, \(seconds) s per load phase")
@@ -89,6 +93,7 @@ struct Bench {
         print(String(format: "refreshes/s at 16 concurrent clients: %.0f  (%.0f × logins/s)", refreshes, refreshes / logins))
         try await client.shutdown()
         await server.stop()
+        try await SignUpBench.run(seconds: seconds, hashTime: hashTime)
         try await PhoneBench.run(seconds: seconds)
         try await GoogleBench.run()
     }

@@ -122,6 +122,11 @@ struct LoadClient: Sendable {
         try await post(path, body, expect: status)
     }
 
+    /// `POST /api/auth/signup`, expecting 202.
+    func signUp(_ email: String) async throws {
+        _ = try await post("/api/auth/signup", ["email": email, "password": "bench passphrase \(email)", "name": "Bench"], expect: 202)
+    }
+
     /// `POST /auth/google`, expecting a sign-in.
     func postGoogle(_ body: [String: String]) async throws -> ByteBuffer {
         try await post("/auth/google", body, expect: 200)

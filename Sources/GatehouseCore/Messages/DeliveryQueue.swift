@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import ServiceLifecycle
 
 /// Runs deliveries (an SMS now, mail next) off the request path: bounded, a few at a time, and
@@ -8,18 +9,26 @@ import ServiceLifecycle
 /// how long a gateway takes can never tell an attacker which numbers have accounts. Each job
 /// does its own retries and reports its own failure (the log, later the metrics); the queue
 /// only bounds how many wait (``capacity``) and how many run at once (``concurrency``).
+///
+/// A graceful shutdown stops taking jobs and runs those already queued, for at most
+/// ``drainTimeout``; jobs that have not started by then are dropped and counted in the log, so a
+/// mail server that answers slowly can hold a shutdown up only by the jobs already running.
 public final class DeliveryQueue: Service, Sendable {
     public typealias Job = @Sendable () async -> Void
 
     package let capacity: Int
     package let concurrency: Int
+    /// How long a graceful shutdown waits for queued jobs to start.
+    package let drainTimeout: Duration
+    private let abandoned = NIOLockedValueBox(false)
     private let stream: AsyncStream<Job>
     private let continuation: AsyncStream<Job>.Continuation
     private let logger: Logger
 
-    public init(capacity: Int = 1000, concurrency: Int = 8, logger: Logger) {
+    public init(capacity: Int = 1000, concurrency: Int = 8, drainTimeout: Duration = .seconds(10), logger: Logger) {
         self.capacity = capacity
         self.concurrency = concurrency
+        self.drainTimeout = drainTimeout
         self.logger = logger
         (stream, continuation) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .bufferingOldest(capacity))
     }
@@ -36,23 +45,39 @@ public final class DeliveryQueue: Service, Sendable {
         }
     }
 
-    /// Runs queued jobs until a graceful shutdown, then finishes every job already queued.
+    /// Runs queued jobs until a graceful shutdown, then the jobs already queued, for at most
+    /// ``drainTimeout``.
     public func run() async throws {
         let continuation = continuation
+        let abandoned = abandoned
+        let drainTimeout = drainTimeout
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
+                var dropped = 0
                 for await job in stream {
                     if running >= concurrency {
                         await group.next()
                         running -= 1
                     }
+                    // Checked once a slot is free: past the drain timeout, nothing new starts.
+                    if abandoned.withLockedValue({ $0 }) {
+                        dropped += 1
+                        continue
+                    }
                     group.addTask { await job() }
                     running += 1
+                }
+                if dropped > 0 {
+                    logger.error("Shutdown: queued messages were not sent before the drain timeout", metadata: ["delivery.dropped": "\(dropped)"])
                 }
             }
         } onGracefulShutdown: {
             continuation.finish()
+            Task {
+                try? await Task.sleep(for: drainTimeout)
+                abandoned.withLockedValue { $0 = true }
+            }
         }
     }
 }
