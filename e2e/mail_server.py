@@ -36,7 +36,8 @@ class Recorder:
 
 def authenticator(server, session, envelope, mechanism, data):
     ok = isinstance(data, LoginPassword) and data.login == USER.encode() and data.password == SECRET.encode()
-    return AuthResult(success=ok)
+    # handled=False: aiosmtpd then answers a refusal with 535 itself.
+    return AuthResult(success=ok, handled=False)
 
 
 class MailServer:

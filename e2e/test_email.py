@@ -194,3 +194,46 @@ def test_M05_theDemoUsesTheNamedOutboxWhichIsOwnerOnlyAndHoldsTheCode():
         assert line["to"] == "d@example.com" and line["action"] == "signup" and re.fullmatch(r"\d{6}", line["code"])
     finally:
         server.close()
+
+
+def test_M06_theEmailWebhookDeliversSupabasesSendEmailBodySignedAndRetried():
+    from sms_gateways import WebhookReceiver
+    receiver = WebhookReceiver(failures=1)
+    server = Server("002-peated", extra=("--email-webhook", receiver.url), environment={"GATEHOUSE_EMAIL_WEBHOOK_SECRET": receiver.secret})
+    try:
+        assert call(server.url + "/api/auth/signup", {"email": "w@example.com", "password": NEW_PASSWORD, "name": "W"})[0] == 202
+        import time
+        deadline = time.time() + 10
+        while not receiver.received and time.time() < deadline:
+            time.sleep(0.05)
+        assert receiver.received and not receiver.rejected, "signed, and retried after one 500"
+        payload = receiver.received[0]
+        assert payload["user"] == {"email": "w@example.com"}
+        data = payload["email_data"]
+        assert data["email_action_type"] == "signup" and re.fullmatch(r"\d{6}", data["token"])
+        assert data["token_hash"].startswith("ghm_") and data["redirect_to"].endswith("/verify-email?token=" + data["token_hash"])
+        assert data["subject"] == "Verify your email for Peated" and data["token"] in data["text"] and data["token"] in data["html"]
+        # The hook's token_hash verifies, as Supabase's verify_otp(token_hash=…) would send it.
+        status, body = call(server.url + "/api/auth/email/verify", {"token": data["token_hash"]})
+        assert status == 200 and body["user"]["email"] == "w@example.com"
+    finally:
+        server.close()
+        receiver.close()
+
+
+def test_M07_aRefusedSMTPLoginIsLoggedWithoutThePasswordAndNeverAnswered(mail):
+    wrong = "not-the-smtp-password"
+    server = Server("002-peated", extra=mail.options(), environment={"GATEHOUSE_SMTP_PASSWORD": wrong})
+    try:
+        before = len(mail.recorder.mails)
+        assert call(server.url + "/api/auth/signup", {"email": "x@example.com", "password": NEW_PASSWORD, "name": "X"}) == (
+            202, {"status": "accepted", "email": "x@example.com"})
+        import time
+        deadline = time.time() + 10
+        while "Mail not sent" not in server.log and time.time() < deadline:
+            time.sleep(0.05)
+        assert "smtp: AUTH answered 535" in server.log and "mail.to=x…@example.com" in server.log
+        assert wrong not in server.log and len(mail.recorder.mails) == before
+        assert server.log.count("SMTP attempt failed") == 1, "a refused login is permanent: not tried again"
+    finally:
+        server.close()

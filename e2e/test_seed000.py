@@ -180,7 +180,8 @@ def test_A18_fields_and_buttons_announce_their_purpose(browser, server):
     assert el(driver, "password").accessible_name == "Password"
     assert (el(driver, "toggle-password").accessible_name, el(driver, "toggle-password").aria_role) == ("Show password", "button")
     assert (el(driver, "submit").accessible_name, el(driver, "submit").aria_role) == ("Log In", "button")
-    assert driver.find_element(By.CSS_SELECTOR, "svg.logo").aria_role in ("img", "image")
+    logo = driver.find_element(By.CSS_SELECTOR, "img.logo")
+    assert logo.aria_role in ("img", "image") and logo.accessible_name == "Gatehouse logo"
 
 
 def test_A18_errors_and_loading_are_announced(browser, server):

@@ -71,7 +71,7 @@ package struct SMTPClient: Sendable {
         try await conversation.command("MAIL FROM:<\(settings.from.address)>", expect: [250])
         try await conversation.command("RCPT TO:<\(recipient)>", expect: [250, 251])
         try await conversation.command("DATA", expect: [354])
-        try await conversation.command(MailMIME.dotStuffed(mail) + ".", expect: [250])
+        try await conversation.command(MailMIME.dotStuffed(mail) + ".", expect: [250], label: "the message")
         try? await conversation.command("QUIT", expect: [221])
     }
 
@@ -86,19 +86,19 @@ private struct SMTPConversation {
     var replies: AsyncThrowingStream<SMTPReply, any Error>.AsyncIterator
 
     /// Sends a line (or, for DATA, the mail and its final dot) and checks the reply's code.
+    /// - Parameter label: how an error names the command; by default its verb.
     @discardableResult
-    mutating func command(_ line: String, expect codes: Set<Int>) async throws -> SMTPReply {
+    mutating func command(_ line: String, expect codes: Set<Int>, label: String? = nil) async throws -> SMTPReply {
         try await channel.writeAndFlush(ByteBuffer(string: line + "\r\n"))
-        return try await expect(codes, after: line)
+        // The verb only: the message or an AUTH argument is never repeated in an error.
+        return try await expect(codes, after: label ?? String(line.prefix { $0 != " " && $0 != ":" }.prefix(10)))
     }
 
     @discardableResult
-    mutating func expect(_ codes: Set<Int>, after line: String = "greeting") async throws -> SMTPReply {
+    mutating func expect(_ codes: Set<Int>, after label: String = "the greeting") async throws -> SMTPReply {
         guard let reply = try await replies.next() else { throw SMTPFailure("the server closed the connection", transient: true) }
         guard codes.contains(reply.code) else {
-            // The verb only: a DATA line or an AUTH argument is never repeated in an error.
-            let verb = line.prefix { $0 != " " && $0 != ":" && $0 != "\r" }.prefix(10)
-            throw SMTPFailure("\(verb) answered \(reply.code)", transient: (400..<500).contains(reply.code))
+            throw SMTPFailure("\(label) answered \(reply.code)", transient: (400..<500).contains(reply.code))
         }
         return reply
     }
