@@ -20,7 +20,7 @@ USER, SECRET = "mailer", "smtp-secret-Pa55"
 class Recorder:
     """Keeps each accepted mail with how its session was protected."""
 
-    def __init__(self, delay=0):
+    def __init__(self, delay=0, exclude=()):
         self.mails = []
         self.delay = delay
 
@@ -41,7 +41,7 @@ def authenticator(server, session, envelope, mechanism, data):
 
 
 class MailServer:
-    def __init__(self, delay=0):
+    def __init__(self, delay=0, exclude=()):
         self.folder = tempfile.mkdtemp(prefix="gatehouse-smtp-")
         self.cert, self.key = os.path.join(self.folder, "cert.pem"), os.path.join(self.folder, "key.pem")
         subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
@@ -53,7 +53,7 @@ class MailServer:
         self.port = free_port()
         self.controller = Controller(self.recorder, hostname="127.0.0.1", port=self.port, tls_context=context,
                                      require_starttls=True, authenticator=authenticator, auth_required=True,
-                                     auth_require_tls=True)
+                                     auth_require_tls=True, auth_exclude_mechanism=list(exclude))
         self.controller.start()
 
     @property

@@ -14,7 +14,7 @@ from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
 
 from conftest import Server, free_port
-from mail_server import MailServer
+from mail_server import SECRET, MailServer
 
 NEW_PASSWORD = "a long and quiet river"
 ANON = "anon-test-key"
@@ -237,3 +237,16 @@ def test_M07_aRefusedSMTPLoginIsLoggedWithoutThePasswordAndNeverAnswered(mail):
         assert server.log.count("SMTP attempt failed") == 1, "a refused login is permanent: not tried again"
     finally:
         server.close()
+
+
+def test_M08_aServerThatOffersOnlyAuthLoginGetsAuthLogin():
+    login_only = MailServer(exclude=("PLAIN",))
+    server = Server("002-peated", extra=login_only.options(), environment=login_only.environment)
+    try:
+        assert call(server.url + "/api/auth/signup", {"email": "l@example.com", "password": NEW_PASSWORD, "name": "L"})[0] == 202
+        received = login_only.wait(1)[-1]
+        assert received["tls"] and received["auth"] and received["rcpt"] == ["l@example.com"]
+        assert SECRET not in server.log
+    finally:
+        server.close()
+        login_only.stop()
