@@ -3,6 +3,7 @@ import Foundation
 import GatehouseCore
 import Logging
 import NIOCore
+import NIOFoundationCompat
 
 /// One HTTP request to a delivery provider, with a timeout and retries: what every HTTP
 /// sender shares (the SMS and mail webhooks, Kannel).
@@ -32,5 +33,18 @@ package struct HTTPDelivery: Sendable {
             logger.warning("Delivery attempt failed", metadata: ["delivery.provider": "\(provider)", "attempt": "\(attempt)", "error": "\(last)"])
         }
         throw DeliveryError("\(provider): \(last)")
+    }
+
+    /// POSTs a JSON body to a Standard Webhooks receiver, signed by `signer`, with the retries above.
+    package func postSigned(_ body: Data, to url: String, signer: WebhookSigner, provider: String, logger: Logger) async throws {
+        let headers = signer.headers(for: body)
+        try await send({
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            for header in headers { request.headers.add(name: header.name, value: header.value) }
+            request.body = .bytes(ByteBuffer(data: body))
+            return request
+        }, provider: provider, logger: logger)
     }
 }

@@ -33,11 +33,7 @@ extension GraphQLResolver {
         package let code: String?
 
         func proof() throws -> MailProof {
-            switch (token, email, code) {
-            case (let token?, nil, nil): return .token(token)
-            case (nil, let email?, let code?): return .code(email: email, code: code)
-            default: throw GatehouseError.invalidRequest("send either token, or email and code")
-            }
+            try MailProof(token: token, email: email, code: code)
         }
     }
 

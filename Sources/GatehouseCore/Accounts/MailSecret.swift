@@ -11,6 +11,15 @@ extension OneTimeSecretPurpose {
 public enum MailProof: Sendable, Equatable {
     case token(String)
     case code(email: String, code: String)
+
+    /// The proof a request's fields give: `token` alone, or `email` and `code`; a 400 otherwise.
+    package init(token: String?, email: String?, code: String?) throws {
+        switch (token, email, code) {
+        case (let token?, nil, nil): self = .token(token)
+        case (nil, let email?, let code?): self = .code(email: email, code: code)
+        default: throw GatehouseError.invalidRequest("send either token, or email and code")
+        }
+    }
 }
 
 /// A mail secret as issued: the token for the link and the code to type. Never stored: the

@@ -1,9 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import GatehouseCore
 import Logging
-import NIOCore
-import NIOFoundationCompat
 
 /// Posts each mail to a receiver, signed the Standard Webhooks way: Supabase's Send Email hook
 /// body (`user.email` and `email_data` with `token`, `token_hash`, `redirect_to`,
@@ -57,16 +54,7 @@ public struct WebhookEmailSender: MessageSender {
             token: message.code, tokenHash: message.token, redirectTo: message.link, emailActionType: message.action.rawValue,
             siteURL: message.siteURL, subject: message.subject, text: text, html: html
         )))
-        let headers = signer.headers(for: body)
-        let url = url
-        try await delivery.send({
-            var request = HTTPClientRequest(url: url)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            for header in headers { request.headers.add(name: header.name, value: header.value) }
-            request.body = .bytes(ByteBuffer(data: body))
-            return request
-        }, provider: "email-webhook", logger: logger)
+        try await delivery.postSigned(body, to: url, signer: signer, provider: "email-webhook", logger: logger)
         logger.info("Mail handed to the webhook", metadata: ["mail.to": "\(AccountMailer.redacted(message.to))"])
     }
 }

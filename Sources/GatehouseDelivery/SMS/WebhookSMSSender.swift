@@ -1,9 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import GatehouseCore
 import Logging
-import NIOCore
-import NIOFoundationCompat
 
 /// Posts each SMS to an HTTPS endpoint, signed the Standard Webhooks way (``WebhookSigner``).
 ///
@@ -38,16 +35,7 @@ public struct WebhookSMSSender: MessageSender {
             package let sms: SMS
         }
         let body = try JSONEncoder().encode(Body(user: .init(phone: message.to), sms: .init(otp: message.code, message: message.body)))
-        let headers = signer.headers(for: body)
-        let url = url
-        try await delivery.send({
-            var request = HTTPClientRequest(url: url)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            for header in headers { request.headers.add(name: header.name, value: header.value) }
-            request.body = .bytes(ByteBuffer(data: body))
-            return request
-        }, provider: "webhook", logger: logger)
+        try await delivery.postSigned(body, to: url, signer: signer, provider: "webhook", logger: logger)
         logger.info("SMS handed to the webhook", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))"])
     }
 }
