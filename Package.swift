@@ -56,6 +56,8 @@ let package = Package(
                 "LoginCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RS256 passkeys: `_RSA` public keys with PKCS#1 v1.5 verification.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

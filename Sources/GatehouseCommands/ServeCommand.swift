@@ -62,6 +62,9 @@ public struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var connections: ConnectionOptions
 
+    @Option(help: "An origin besides --public-url's where passkeys may be used, such as android:apk-key-hash:… for an Android app (repeatable).")
+    var passkeyOrigin: [String] = []
+
     @OptionGroup var kek: KeyEncryptionOptions
 
     @Option(help: "Seconds between re-reads of the shared signing keys (default 5).")
@@ -92,6 +95,9 @@ public struct ServeCommand: AsyncParsableCommand {
         if let anonKey, anonKey.isEmpty { throw ValidationError("--anon-key must not be empty") }
         if port == 0, try google.settings() != nil, google.publicUrl == nil {
             throw ValidationError("--port 0 with Google needs --public-url (the provider must know the callback's port)")
+        }
+        for origin in passkeyOrigin where !Self.isPasskeyOrigin(origin) {
+            throw ValidationError("--passkey-origin \(origin): must be an https origin (no path) or android:apk-key-hash:<base64url>")
         }
         if smsOutbox != nil, smsGateway.delivery != nil { throw ValidationError("choose one of --sms-outbox, --sms-webhook and --sms-kannel") }
         if let config {
@@ -124,6 +130,7 @@ public struct ServeCommand: AsyncParsableCommand {
         try abuse.apply(to: &configuration)
         connections.apply(to: &configuration)
         try google.apply(to: &configuration)
+        configuration.passkeyOrigins = passkeyOrigin
         configuration.keyEncryptionKey = try kek.resolved()
         configuration.migrateOnStart = !noMigrate
         configuration.signingKeyRefreshInterval = signingKeyRefresh
@@ -141,6 +148,7 @@ public struct ServeCommand: AsyncParsableCommand {
                 configuration.login.logo?.path = URL(fileURLWithPath: config).deletingLastPathComponent().appendingPathComponent(logo.path).path
             }
             configuration.accounts = app.accounts
+            configuration.passkeys = app.passkeys
             configuration.supabaseAnonKey = app.backend.anonKey
             configuration.signInMethods = app.signIn
             // Phone sign-in exists only where the app file lists it: present means enabled.
@@ -225,5 +233,17 @@ public struct ServeCommand: AsyncParsableCommand {
             ]
         }
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}
+
+extension ServeCommand {
+    /// An exact origin a passkey ceremony may report: `https://host[:port]`, or an Android app's key hash.
+    static func isPasskeyOrigin(_ origin: String) -> Bool {
+        if origin.hasPrefix("android:apk-key-hash:") {
+            let hash = origin.dropFirst("android:apk-key-hash:".count)
+            return !hash.isEmpty && hash.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        }
+        guard let url = URL(string: origin), url.scheme == "https", url.host != nil, url.path.isEmpty, url.query == nil else { return false }
+        return true
     }
 }

@@ -39,6 +39,7 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
     case methodNotAllowed = "method_not_allowed"
     case weakPassword = "weak_password"
     case signupDisabled = "signup_disabled"
+    case reauthenticationNeeded = "reauthentication_needed"
 
     /// Gatehouse's REST code for the same failure, or `nil` where there is none (GoTrue's
     /// gateway and routing answers).
@@ -70,6 +71,7 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
         case .userNotFound: .accountNotFound
         case .weakPassword: .weakPassword
         case .signupDisabled: .featureDisabled
+        case .reauthenticationNeeded: .reauthenticationRequired
         case .requestTooLarge, .unexpectedFailure, .invalidAPIKey, .notFound, .requestError, .methodNotAllowed: nil
         }
     }

@@ -42,6 +42,11 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
     case weakPassword = "WEAK_PASSWORD"
     case featureDisabled = "FEATURE_DISABLED"
     case linkExpired = "LINK_EXPIRED"
+    case passkeyRejected = "PASSKEY_REJECTED"
+    case passkeyUnknown = "PASSKEY_UNKNOWN"
+    case passkeyChallengeExpired = "PASSKEY_CHALLENGE_EXPIRED"
+    case passkeyTaken = "PASSKEY_TAKEN"
+    case reauthenticationRequired = "REAUTHENTICATION_REQUIRED"
 
     /// The REST API's code for the same failure (seed 000's `error`); `nil` for an unexpected
     /// failure, which REST answers with a 5xx and no code of its own.
@@ -83,6 +88,11 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
         case .weakPassword: .weakPassword
         case .featureDisabled: .featureDisabled
         case .linkExpired: .linkExpired
+        case .passkeyRejected: .passkeyRejected
+        case .passkeyUnknown: .passkeyUnknown
+        case .passkeyChallengeExpired: .passkeyChallengeExpired
+        case .passkeyTaken: .passkeyTaken
+        case .reauthenticationRequired: .reauthenticationRequired
         }
     }
 }

@@ -89,3 +89,16 @@ extension ServerErrorCode {
     /// A mail link or code that cannot be used: expired, used, replaced or unknown (410).
     public static let linkExpired: Self = "link_expired"
 }
+
+extension ServerErrorCode {
+    /// A passkey response failed a WebAuthn check (400, or 401 for a bad signature).
+    public static let passkeyRejected: Self = "passkey_rejected"
+    /// No account has this passkey: it was removed, or made elsewhere. Browsers are told to forget it (401).
+    public static let passkeyUnknown: Self = "passkey_unknown"
+    /// The ceremony's challenge expired, was used, or belongs to another session: start again (400).
+    public static let passkeyChallengeExpired: Self = "passkey_challenge_expired"
+    /// The credential is registered already (409).
+    public static let passkeyTaken: Self = "passkey_taken"
+    /// Adding a passkey needs a sign-in within the last 10 minutes (401).
+    public static let reauthenticationRequired: Self = "reauthentication_required"
+}

@@ -38,6 +38,11 @@ package enum GraphQLFailure {
         case .passwordRejected(let rejection): (.weakPassword, rejection.message, nil)
         case .linkExpired: (.linkExpired, messages.text(.linkExpired), nil)
         case .featureNotOffered: (.featureDisabled, rest.message, nil)
+        case .passkeyRejected(.unknownCredential): (.passkeyUnknown, messages.text(.passkeyUnknown), nil)
+        case .passkeyRejected(.challengeExpired): (.passkeyChallengeExpired, rest.message, nil)
+        case .passkeyRejected: (.passkeyRejected, messages.text(.passkeyFailed), nil)
+        case .passkeyTaken: (.passkeyTaken, rest.message, nil)
+        case .reauthenticationRequired: (.reauthenticationRequired, rest.message, nil)
         case .rateLimited(let seconds): (.rateLimited, messages.rateLimitedText(seconds: seconds), seconds)
         case .resendTooSoon(let seconds):
             (.resendTooSoon, messages.resendWaitText(seconds: seconds), seconds)

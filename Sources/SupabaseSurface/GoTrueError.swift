@@ -63,6 +63,10 @@ extension GoTrueError {
         case .linkExpired: self.init(.forbidden, .otpExpired, "Email link is invalid or has expired")
         case .featureNotOffered(.signUp): self.init(.unprocessableContent, .signupDisabled, "Signups not allowed for this instance")
         case .featureNotOffered(.passwordReset): self.init(.unprocessableContent, .validationFailed, "Password recovery is disabled")
+        case .featureNotOffered(.passkeys): self.init(.unprocessableContent, .validationFailed, "Passkeys are disabled")
+        case .passkeyRejected(let failure): self.init(.badRequest, .validationFailed, failure == .unknownCredential ? "Passkey not found" : "Passkey verification failed")
+        case .passkeyTaken: self.init(.unprocessableContent, .validationFailed, "Passkey is already registered")
+        case .reauthenticationRequired: self.init(.unauthorized, .reauthenticationNeeded, "Reauthentication required")
         case .rateLimited(let seconds):
             self.init(.tooManyRequests, .overRequestRateLimit, "Request rate limit reached", retryAfter: seconds)
         case .resendTooSoon(let seconds):

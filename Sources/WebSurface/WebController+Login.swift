@@ -57,6 +57,9 @@ extension WebController {
         case .passwordRejected(let rejection): .passwordRejected(message: rejection.message)
         case .linkExpired: .linkExpired
         case .featureNotOffered: .serverError(status: 403)
+        case .passkeyRejected(.unknownCredential): .passkeyUnknown
+        case .passkeyRejected, .passkeyTaken: .passkeyFailed
+        case .reauthenticationRequired: .sessionExpired
         case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
         case .resendTooSoon(let seconds): .resendTooSoon(retryAfter: seconds)
         case .overloaded: .serverError(status: 503)

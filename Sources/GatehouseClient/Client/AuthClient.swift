@@ -20,6 +20,8 @@ public final class AuthClient: Sendable {
     let transport: any AuthTransport
     let http: any HTTPExecutor
     let configuration: ClientConfiguration
+    /// Whether this device accepted seed 003's offer.
+    let passkeyMarker: any PasskeyMarker
 
     /// Creates a client.
     /// - Parameters:
@@ -27,11 +29,13 @@ public final class AuthClient: Sendable {
     ///   - store: where the session is kept between launches.
     ///   - http: how authorised requests to your own API are sent.
     ///   - configuration: margins, budgets, backoff and the clock.
+    ///   - passkeyMarker: where "this device accepted the biometric offer" is kept.
     public init(
         transport: any AuthTransport, store: any SessionStore, http: any HTTPExecutor = URLSessionExecutor(),
-        configuration: ClientConfiguration = ClientConfiguration()
+        configuration: ClientConfiguration = ClientConfiguration(), passkeyMarker: any PasskeyMarker = InMemoryPasskeyMarker()
     ) {
         self.transport = transport
+        self.passkeyMarker = passkeyMarker
         self.http = http
         self.configuration = configuration
         manager = SessionManager(transport: transport, store: store, configuration: configuration, events: events)
@@ -46,7 +50,10 @@ public final class AuthClient: Sendable {
         server: URL, backend: BackendConfiguration = BackendConfiguration(), configuration: ClientConfiguration = ClientConfiguration()
     ) throws {
         let transport = try AuthTransports.make(backend, server: server)
-        self.init(transport: transport, store: SessionStores.platformDefault(server: server).store, configuration: configuration)
+        self.init(
+            transport: transport, store: SessionStores.platformDefault(server: server).store, configuration: configuration,
+            passkeyMarker: UserDefaultsPasskeyMarker(server: server)
+        )
     }
 
     /// Changes to the session, starting with the current one.

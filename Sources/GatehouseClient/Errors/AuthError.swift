@@ -32,6 +32,10 @@ public enum AuthError: Error, Equatable, Sendable {
     case storeLocked
     /// The secure store failed.
     case storeFailure(String)
+    /// The person dismissed the platform's passkey prompt (Face ID, fingerprint).
+    case passkeyCancelled
+    /// The platform authenticator failed or is not available.
+    case authenticatorFailure(String)
 
     /// Whether trying again later may succeed: the session must survive these.
     public var isTransient: Bool {
@@ -57,6 +61,8 @@ public enum AuthError: Error, Equatable, Sendable {
         // The server's text is the app's copy for a refused new password.
         case .server(_, .weakPassword, let message): .passwordRejected(message: message)
         case .server(let status, let code, _): Self.loginFailure(status: status, code: code)
+        case .passkeyCancelled: .passkeyCancelled
+        case .authenticatorFailure: .passkeyFailed
         case .malformedResponse, .insecureURL, .storeLocked, .storeFailure: .serverError(status: 0)
         }
     }
@@ -76,6 +82,9 @@ public enum AuthError: Error, Equatable, Sendable {
         case .providerUnavailable, .providerDisabled: .providerFailed
         case .providerCodeRejected, .invalidIDToken, .invalidFlowState: .providerCodeRejected
         case .linkRequired, .identityTaken: .providerLinkRequired
+        case .passkeyUnknown: .passkeyUnknown
+        case .passkeyRejected, .passkeyChallengeExpired, .passkeyTaken: .passkeyFailed
+        case .reauthenticationRequired: .sessionExpired
         default: .serverError(status: status)
         }
     }

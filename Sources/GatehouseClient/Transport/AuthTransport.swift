@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import LoginCore
 
 /// How the SDK talks to an auth server: three calls, each throwing ``AuthError``.
@@ -36,6 +37,8 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
     case emailLink(EmailProof)
     /// A reset mail's link token or code with the new password: sets it and signs in.
     case passwordReset(EmailProof, newPassword: String)
+    /// A passkey's assertion (issue 23), answering a challenge from ``PasskeyTransport/passkeyAuthenticationOptions()``.
+    case passkey(PasskeyAssertionJSON)
 
     /// The grant's kind; never shows a secret.
     public var description: String {
@@ -48,6 +51,7 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
         case .flowCode: "AuthGrant.flowCode(<redacted>)"
         case .emailLink: "AuthGrant.emailLink(<redacted>)"
         case .passwordReset: "AuthGrant.passwordReset(<redacted>)"
+        case .passkey: "AuthGrant.passkey(<redacted>)"
         }
     }
 

@@ -37,6 +37,9 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
         mutation resetPassword($token: String, $email: String, $code: String, $password: String!) { \
         resetPassword(data: { token: $token, email: $email, code: $code }, password: $password) { token refreshToken expiresIn \(userFields) } }
         """
+    static let signInWithPasskey = """
+        mutation signInWithPasskey($credential: String!) { signInWithPasskey(credential: $credential) { token refreshToken expiresIn \(userFields) } }
+        """
     static let signInWithGoogle = """
         mutation google($code: String, $redirectUri: String, $codeVerifier: String, $idToken: String, $nonce: String) { \
         signInWithGoogle(data: { code: $code, redirectUri: $redirectUri, codeVerifier: $codeVerifier, idToken: $idToken, nonce: $nonce }) \
@@ -78,6 +81,12 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
             try await execute(Self.verifyEmail, proof.fields, field: "verifyEmail", as: Payload.self).tokens
         case .passwordReset(let proof, let password):
             try await execute(Self.resetPassword, proof.fields.merging(["password": password]) { a, _ in a }, field: "resetPassword", as: Payload.self).tokens
+        case .passkey(let credential):
+            // The credential travels as its JSON text (`PublicKeyCredential.toJSON()`).
+            try await execute(
+                Self.signInWithPasskey, ["credential": String(decoding: try JSONEncoder().encode(credential), as: UTF8.self)],
+                field: "signInWithPasskey", as: Payload.self
+            ).tokens
         }
     }
 

@@ -24,6 +24,8 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
         public var resendVerification = "api/auth/email/resend"
         public var forgotPassword = "api/auth/password/forgot"
         public var resetPassword = "api/auth/password/reset"
+        /// Issue 23's passkeys: `…/registration/options`, `…/authentication/verify`, `…/{id}`.
+        public var passkeys = "api/auth/passkeys"
         public init() {}
     }
 
@@ -56,6 +58,8 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
             try tokens(await send(JSONExchange.request(url(paths.verifyEmail), body: proof.fields)))
         case .passwordReset(let proof, let password):
             try tokens(await send(JSONExchange.request(url(paths.resetPassword), body: proof.fields.merging(["password": password]) { a, _ in a })))
+        case .passkey(let credential):
+            try await passkeyToken(credential)
         }
     }
 
@@ -122,15 +126,15 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
         return try JSONExchange.decode(SignedInUser.self, from: try await send(request), expected: "user")
     }
 
-    private func url(_ path: String) -> URL {
+    func url(_ path: String) -> URL {
         baseURL.appendingPathComponent(path)
     }
 
-    private func send(_ request: URLRequest) async throws -> Data {
+    func send(_ request: URLRequest) async throws -> Data {
         try await exchange.send(request, failure: ResponseError.map)
     }
 
-    private func tokens(_ data: Data) throws -> TokenResponse {
+    func tokens(_ data: Data) throws -> TokenResponse {
         try JSONExchange.decode(TokenResponse.self, from: data, expected: "token response").checked()
     }
 }

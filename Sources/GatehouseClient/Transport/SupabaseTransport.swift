@@ -40,7 +40,7 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
             try await token(grant: "id_token", body: ["provider": "google", "id_token": idToken, "nonce": nonce].compactMapValues { $0 })
         case .flowCode(let code, let verifier):
             try await token(grant: "pkce", body: ["auth_code": code, "code_verifier": verifier])
-        case .googleCode:
+        case .googleCode, .passkey:
             throw grant.unsupported(by: "Supabase Auth")
         case .emailLink(let proof):
             try await session(from: JSONExchange.request(url("verify"), body: Self.verifyBody("signup", proof), headers: headers))

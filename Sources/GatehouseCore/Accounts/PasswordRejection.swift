@@ -29,12 +29,15 @@ public struct PasswordRejection: Sendable, Equatable {
 public enum AccountFeature: String, Sendable, Equatable {
     case signUp = "sign_up"
     case passwordReset = "password_reset"
+    /// Passkeys need a public URL with a host name (WebAuthn refuses IP addresses).
+    case passkeys
 
     /// How a sentence names it.
     public var displayName: String {
         switch self {
         case .signUp: "sign-up"
         case .passwordReset: "password reset"
+        case .passkeys: "passkeys"
         }
     }
 }

@@ -25,6 +25,13 @@ public enum GatehouseError: Error, Equatable, Sendable {
     case linkExpired
     /// The app does not offer this (its `accounts` options): sign-up or password reset.
     case featureNotOffered(AccountFeature)
+    /// A passkey response that fails a WebAuthn check; the failure names the check for logs,
+    /// and surfaces say only the codes a client acts on.
+    case passkeyRejected(PasskeyFailure)
+    /// The credential is registered already (to this account or another).
+    case passkeyTaken
+    /// Adding a passkey needs a sign-in within the last 10 minutes.
+    case reauthenticationRequired
     /// Too many attempts; refused before any hashing. Whole seconds until a retry may succeed.
     case rateLimited(retryAfter: Int)
     /// A code went to this number moments ago: not a limit but the resend window. Seconds until

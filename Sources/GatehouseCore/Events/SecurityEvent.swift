@@ -17,6 +17,12 @@ public enum SecurityEvent: Sendable, Equatable {
     case emailVerified(userID: String)
     /// An account's password was set by a reset or a change; its sessions ended.
     case passwordChanged(userID: String, method: String)
+    /// A passkey was added to an account.
+    case passkeyAdded(userID: String, passkeyID: String)
+    /// A passkey was removed from an account.
+    case passkeyRemoved(userID: String, passkeyID: String)
+    /// A synced passkey's counter did not grow: accepted, but possibly a cloned authenticator.
+    case passkeyCloneWarning(userID: String, passkeyID: String)
 }
 
 /// Why a sign-in the limits admitted was refused.

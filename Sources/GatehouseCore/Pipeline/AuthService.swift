@@ -22,6 +22,8 @@ public struct AuthService: Sendable {
     package let settings: AuthSettings
     /// Account mail (verification, reset), when the app sends any.
     package let mail: AccountMailer?
+    /// Passkeys: the relying party and where credentials and challenges are kept.
+    package let passkeys: PasskeyStore?
     /// The rules every new password meets.
     package let passwords: PasswordPolicy
     /// Where security events go (the audit log); `nil` reports nothing.
@@ -45,9 +47,10 @@ public struct AuthService: Sendable {
         repository: some UserRepository & SessionRepository & ThrottleRepository & OIDCFlowRepository,
         hasher: PasswordHasher, tokens: TokenIssuer, keys: AccountKeys, settings: AuthSettings, phone: PhoneCodeIssuer? = nil,
         google: ProviderSignIn? = nil, mail: AccountMailer? = nil, breached: (any BreachedPasswords)? = nil,
-        events: (any EventSink)? = nil, logger: Logger
+        passkeys: PasskeyStore? = nil, events: (any EventSink)? = nil, logger: Logger
     ) async throws {
         self.events = events
+        self.passkeys = passkeys
         self.mail = mail
         passwords = PasswordPolicy(
             minimumLength: settings.accounts.passwordMinimumLength, breached: breached, messages: settings.login.messages
@@ -93,7 +96,19 @@ public struct AuthService: Sendable {
     package func admit(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
         try check(grant)
         let attempt = try await limiter.admit(grant.identifier, from: client, now: now)
-        guard let verified = try await verify(grant) else {
+        let outcome: Verified?
+        do {
+            outcome = try await verify(grant)
+        } catch GatehouseError.passkeyRejected(let failure) {
+            // A refused passkey counts like a wrong password; the check it failed is logged, never sent.
+            try await limiter.recordFailure(attempt, now: now)
+            logger.notice("Sign-in refused", metadata: [
+                "reason": "passkey_rejected", "check": "\(failure)", "client.address": "\(client.address)",
+            ])
+            report(.signInRefused(account: attempt.account, method: grant.method, reason: .invalidCredentials), client: client)
+            throw GatehouseError.passkeyRejected(failure)
+        }
+        guard let verified = outcome else {
             try await limiter.recordFailure(attempt, now: now)
             logger.notice("Sign-in refused", metadata: [
                 "reason": "invalid_credentials", "method": "\(grant.method)", "account.ref": "\(attempt.account)",
@@ -159,6 +174,8 @@ public struct AuthService: Sendable {
             if let password, password.utf8.count > Self.maximumPasswordBytes {
                 throw GatehouseError.invalidRequest("password must be at most \(Self.maximumPasswordBytes) bytes")
             }
+        case .passkey:
+            _ = try requirePasskeys()
         }
     }
 
@@ -180,6 +197,8 @@ public struct AuthService: Sendable {
             return try await verifyEmailLink(proof)
         case .passwordReset(let proof, let password):
             return try await verifyPasswordReset(proof, newPassword: password)
+        case .passkey(let assertion):
+            return try await verifyPasskey(assertion)
         }
     }
 

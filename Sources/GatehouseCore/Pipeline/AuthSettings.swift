@@ -21,6 +21,8 @@ package struct AuthSettings: Sendable {
     package var signInMethods = SignInMethods()
     /// Sign-up, password reset and whether an unverified email may sign in (the app's `accounts`).
     package var accounts = AccountOptions()
+    /// Seed 003's biometric offer and the native apps sharing passkeys (the app's `passkeys`).
+    package var passkeys = PasskeyOptions()
     /// How account mail is limited and how long its links live.
     package var mail = MailPolicy()
     /// The app's screen configuration: its email rule checks provider emails too.

@@ -18,6 +18,8 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
     /// A reset mail's link or code with the new password; without one (Supabase's
     /// `verify type=recovery`), it signs in for the password to be set next.
     case passwordReset(MailProof, newPassword: String?)
+    /// A passkey's assertion, answering a challenge from ``AuthService/passkeyAuthenticationOptions()``.
+    case passkey(PasskeyAssertion)
 
     /// The identifier the grant claims, normalised; attempts are counted against it.
     package var identifier: String {
@@ -29,6 +31,8 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         case .flowCode(let code, _): "flow:" + RefreshToken.hash(code)
         // A code counts against its address, like a password; a link's token on its own.
         case .emailLink(let proof), .passwordReset(let proof, _): proof.identifier
+        // Credential ids are random: each counts on its own, and the address limit bounds them all.
+        case .passkey(let assertion): "passkey:" + RefreshToken.hash(assertion.id)
         }
     }
 
@@ -40,6 +44,7 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         case .google, .flowCode: "google"
         case .emailLink: "email_link"
         case .passwordReset: "password_reset"
+        case .passkey: "passkey"
         }
     }
 

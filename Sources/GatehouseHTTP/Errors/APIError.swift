@@ -79,6 +79,24 @@ extension APIError {
             )
         case .featureNotOffered(let feature):
             self.init(.forbidden, code: ServerErrorCode.featureDisabled.rawValue, message: "This app does not offer \(feature.displayName)")
+        case .passkeyRejected(.unknownCredential):
+            self.init(.unauthorized, code: ServerErrorCode.passkeyUnknown.rawValue, message: "This passkey is not registered here")
+        case .passkeyRejected(.challengeExpired):
+            self.init(
+                .badRequest, code: ServerErrorCode.passkeyChallengeExpired.rawValue,
+                message: "The passkey request expired or was already used. Please try again."
+            )
+        case .passkeyRejected(.signatureInvalid), .passkeyRejected(.userHandleMismatch), .passkeyRejected(.signCountRegressed):
+            self.init(.unauthorized, code: ServerErrorCode.passkeyRejected.rawValue, message: "The passkey could not be verified")
+        case .passkeyRejected:
+            self.init(.badRequest, code: ServerErrorCode.passkeyRejected.rawValue, message: "The passkey could not be verified")
+        case .passkeyTaken:
+            self.init(.conflict, code: ServerErrorCode.passkeyTaken.rawValue, message: "This passkey is already registered")
+        case .reauthenticationRequired:
+            self.init(
+                .unauthorized, code: ServerErrorCode.reauthenticationRequired.rawValue,
+                message: "Please sign in again to add a passkey", headers: [.wwwAuthenticate: #"Bearer error="insufficient_user_authentication""#]
+            )
         case .rateLimited(let seconds):
             self.init(
                 .tooManyRequests, code: ServerErrorCode.rateLimited.rawValue,

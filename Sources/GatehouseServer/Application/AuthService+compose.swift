@@ -6,7 +6,7 @@ import Logging
 
 /// Every repository the server runs on, as one requirement: the SQL adapter is one, a test double may be another.
 public typealias GatehouseRepository = UserRepository & SessionRepository & ThrottleRepository & SecretRepository
-    & SigningKeyRepository & PhoneCodeRepository & OIDCFlowRepository & OneTimeSecretRepository
+    & SigningKeyRepository & PhoneCodeRepository & OIDCFlowRepository & OneTimeSecretRepository & PasskeyRepository
 
 extension AuthService {
     /// The pipeline for a configuration: keys, tokens and hashing, and each optional feature
@@ -44,12 +44,14 @@ extension AuthService {
             repository, references: accountKeys, sender: mailSender, deliveries: deliveries, policy: configuration.mailPolicy,
             login: configuration.login, publicURL: publicURL, logger: logger
         )
+        let passkeys = RelyingParty(publicURL: publicURL, name: configuration.login.appName, extraOrigins: configuration.passkeyOrigins)
+            .map { PasskeyStore(party: $0, repository: repository) }
         let breached = try configuration.breachedPasswordURL.map { try RangeBreachedPasswords(url: $0) }
         let service = try await AuthService(
             repository: repository,
             hasher: PasswordHasher(parameters: configuration.argon2, pool: HashingPool.shared(configuration.hashing)),
             tokens: tokens, keys: accountKeys, settings: configuration.authSettings, phone: phone, google: google, mail: mail,
-            breached: breached, events: configuration.events, logger: logger
+            breached: breached, passkeys: passkeys, events: configuration.events, logger: logger
         )
         return (service, keys)
     }

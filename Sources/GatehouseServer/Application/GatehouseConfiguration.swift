@@ -53,6 +53,8 @@ public struct GatehouseConfiguration: Sendable {
     public var sms = SMSDelivery.none
     /// Sign-up, password reset and verified email (the app file's `accounts`).
     public var accounts = AccountOptions()
+    /// Seed 003's biometric offer and the native apps that share passkeys (the app file's `passkeys`).
+    public var passkeys = PasskeyOptions()
     /// Account mail's limits and link lifetimes.
     public var mailPolicy = MailPolicy()
     /// Where account mail goes (`serve --smtp-url`, `--email-webhook`, `--email-outbox`).
@@ -65,6 +67,9 @@ public struct GatehouseConfiguration: Sendable {
     /// The address people reach this server at (`--public-url`); the provider's callback is
     /// `<public URL>/auth/google/callback`. Defaults to the address `serve` listens on.
     public var publicURL: String?
+    /// Origins besides the public URL's that passkey ceremonies may run on (`--passkey-origin`),
+    /// such as an Android app's `android:apk-key-hash:…`.
+    public var passkeyOrigins: [String] = []
     /// Proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`); none by default.
     public var trustedProxies = TrustedProxies.none
     /// Idle and header timeouts and the cap on open connections.
@@ -123,6 +128,7 @@ extension GatehouseConfiguration {
         settings.signInMethods = signInMethods
         settings.login = login
         settings.accounts = accounts
+        settings.passkeys = passkeys
         settings.mail = mailPolicy
         settings.publicURL = resolvedPublicURL
         settings.clock = clock

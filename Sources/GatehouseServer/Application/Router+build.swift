@@ -32,6 +32,8 @@ public func buildRouter(
     router.add(middleware: JSONErrorMiddleware())
     AuthController(service: service).addRoutes(to: router)
     AccountController(service: service).addRoutes(to: router)
+    if service.passkeys != nil { PasskeyController(service: service).addRoutes(to: router) }
+    WellKnownController(options: configuration.passkeys).addRoutes(to: router)
     if service.phone != nil { PhoneController(service: service).addRoutes(to: router) }
     try GraphQLController(service: service, messages: configuration.login.messages, limits: configuration.graphQL).addRoutes(to: router)
     if let anonKey = configuration.supabaseAnonKey {

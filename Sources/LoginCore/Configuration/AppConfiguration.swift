@@ -9,15 +9,18 @@ public struct AppConfiguration: Equatable, Sendable {
     public var signIn: SignInMethods
     /// Sign-up, password reset and email verification.
     public var accounts: AccountOptions
+    /// Seed 003's biometric offer and the native apps sharing the site's passkeys.
+    public var passkeys: PasskeyOptions
 
     public init(
         login: LoginConfiguration = .standard, backend: BackendConfiguration = BackendConfiguration(),
-        signIn: SignInMethods = SignInMethods(), accounts: AccountOptions = AccountOptions()
+        signIn: SignInMethods = SignInMethods(), accounts: AccountOptions = AccountOptions(), passkeys: PasskeyOptions = PasskeyOptions()
     ) {
         self.login = login
         self.backend = backend
         self.signIn = signIn
         self.accounts = accounts
+        self.passkeys = passkeys
     }
 
     /// Reads an app file.
@@ -28,7 +31,7 @@ public struct AppConfiguration: Equatable, Sendable {
 }
 
 extension AppConfiguration: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn, accounts }
+    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn, accounts, passkeys }
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
@@ -37,7 +40,8 @@ extension AppConfiguration: Codable {
             login: try container.decodeIfPresent(LoginConfiguration.self, forKey: .login) ?? .standard,
             backend: try container.decodeIfPresent(BackendConfiguration.self, forKey: .backend) ?? BackendConfiguration(),
             signIn: try container.decodeIfPresent(SignInMethods.self, forKey: .signIn) ?? SignInMethods(),
-            accounts: try container.decodeIfPresent(AccountOptions.self, forKey: .accounts) ?? AccountOptions()
+            accounts: try container.decodeIfPresent(AccountOptions.self, forKey: .accounts) ?? AccountOptions(),
+            passkeys: try container.decodeIfPresent(PasskeyOptions.self, forKey: .passkeys) ?? PasskeyOptions()
         )
     }
 }

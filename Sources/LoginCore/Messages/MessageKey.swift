@@ -126,6 +126,29 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case mailExistingBody
     case mailCodeLine
     case mailIgnore
+    // Passkeys and seed 003's biometric offer.
+    case biometricOfferTitle
+    case biometricOfferBody
+    case biometricOfferAccept
+    case biometricOfferDecline
+    case biometricEnabled
+    case biometricPromptTitle
+    case biometricPromptBody
+    case biometricPromptRetry
+    case usePasswordInstead
+    case passkeyCancelled
+    case passkeyFailed
+    case passkeyUnknown
+    case passkeysTitle
+    case passkeyCreated
+    case passkeyLastUsed
+    case passkeyNeverUsed
+    case passkeySynced
+    case passkeyThisDevice
+    case passkeyRename
+    case passkeyRemove
+    case passkeyNameLabel
+    case passkeyRemoved
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {
@@ -264,6 +287,35 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .mailExistingBody: "Someone tried to sign up to {app} with this email address, which already has an account. Sign in, or reset your password if you forgot it."
         case .mailCodeLine: "Or enter this code: {code}"
         case .mailIgnore: "If you did not ask for this, you can ignore this email."
+        default: passkeyDefaultText
+        }
+    }
+
+    /// The default copy of passkeys and seed 003's biometric offer.
+    private var passkeyDefaultText: String {
+        switch self {
+        case .biometricOfferTitle: "Sign in faster next time"
+        case .biometricOfferBody: "Use Face ID or your fingerprint to sign in to {app} on this device."
+        case .biometricOfferAccept: "Enable Face ID or fingerprint"
+        case .biometricOfferDecline: "Not now"
+        case .biometricEnabled: "Face ID or fingerprint sign-in is on for this device."
+        case .biometricPromptTitle: "Welcome back"
+        case .biometricPromptBody: "Confirm with Face ID or your fingerprint to continue."
+        case .biometricPromptRetry: "Try Face ID or fingerprint again"
+        case .usePasswordInstead: "Use password instead"
+        case .passkeyCancelled: "Face ID or fingerprint sign-in was cancelled."
+        case .passkeyFailed: "We couldn't verify your passkey. Please sign in with your password."
+        case .passkeyUnknown: "This passkey is no longer registered. Please sign in with your password."
+        case .passkeysTitle: "Passkeys"
+        case .passkeyCreated: "Added {date}"
+        case .passkeyLastUsed: "Last used {date}"
+        case .passkeyNeverUsed: "Not used yet"
+        case .passkeySynced: "Synced"
+        case .passkeyThisDevice: "This device only"
+        case .passkeyRename: "Rename"
+        case .passkeyRemove: "Remove"
+        case .passkeyNameLabel: "Passkey name"
+        case .passkeyRemoved: "The passkey was removed."
         default: ""
         }
     }

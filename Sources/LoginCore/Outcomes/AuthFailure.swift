@@ -48,6 +48,12 @@ public enum AuthFailure: Error, Equatable, Sendable {
     case passwordRejected(message: String)
     /// A mail's link or code expired, was used, or was replaced by a newer one.
     case linkExpired
+    /// The person dismissed the Face ID, fingerprint or passkey prompt; no error styling.
+    case passkeyCancelled
+    /// The server refused the passkey (a tampered or replayed response, an expired request).
+    case passkeyFailed
+    /// The server has no account with this passkey (it was removed); the device should forget it.
+    case passkeyUnknown
 
     /// The catalogue text for this failure.
     public func message(in messages: MessageCatalogue) -> String {
@@ -74,6 +80,9 @@ public enum AuthFailure: Error, Equatable, Sendable {
         case .providerLinkRequired: messages.text(.providerLinkRequired)
         case .passwordRejected(let message): message
         case .linkExpired: messages.text(.linkExpired)
+        case .passkeyCancelled: messages.text(.passkeyCancelled)
+        case .passkeyFailed: messages.text(.passkeyFailed)
+        case .passkeyUnknown: messages.text(.passkeyUnknown)
         }
     }
 

@@ -31,7 +31,8 @@ package enum ProviderLanding: String, CaseIterable, Sendable {
              .providerSignIn(.redirectNotAllowed), .invalidRequest, .payloadTooLarge, .invalidCredentials, .overloaded,
              .unauthenticated, .invalidToken, .sessionEnded, .refreshRejected, .invalidPhone, .accountNotFound, .phoneTaken,
              .codeRejected, .smsUnavailable, .formExpired, .methodNotOffered, .administration, .notFound, .methodNotAllowed, .unexpected,
-             .emailNotVerified, .passwordRejected, .linkExpired, .featureNotOffered:
+             .emailNotVerified, .passwordRejected, .linkExpired, .featureNotOffered, .passkeyRejected, .passkeyTaken,
+             .reauthenticationRequired:
             self = .failed
         }
     }

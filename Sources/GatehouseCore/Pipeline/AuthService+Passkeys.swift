@@ -1,0 +1,169 @@
+import Crypto
+import Foundation
+import GatehouseModel
+
+extension AuthService {
+    /// Starts adding a passkey to a signed-in account (WebAuthn §5.4).
+    ///
+    /// The session must have signed in within the last 10 minutes. The challenge is bound to
+    /// the session and lives in the one-time secret store; the account's user handle is random
+    /// (made here for its first passkey, stored with it).
+    package func passkeyRegistrationOptions(for principal: Principal) async throws -> PasskeyCreationOptions {
+        let store = try requirePasskeys()
+        try requireRecentSignIn(principal)
+        let user = principal.user
+        let existing = try await store.credentials.passkeys(userID: user.id)
+        let handle = try await users.identities(userID: user.id).first { $0.provider == .passkey }?.subject
+            ?? Data(randomBytes(32)).base64URLEncoded()
+        let challenge = Data(randomBytes(32)).base64URLEncoded()
+        let fields = RegistrationChallenge(userID: user.id, sessionID: principal.session.id, handle: handle)
+        try await store.challenges.putSecret(OneTimeSecret(
+            purpose: .passkeyRegistration, id: RefreshToken.hash(challenge), target: principal.session.id,
+            data: try JSONEncoder().encode(fields), createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(store.party.challengeLifetime))
+        ))
+        let accountName = user.email ?? user.name
+        return PasskeyCreationOptions(
+            rp: .init(id: store.party.id, name: store.party.name),
+            user: .init(id: handle, name: accountName, displayName: user.name.isEmpty ? accountName : user.name),
+            challenge: challenge, pubKeyCredParams: PasskeyPublicKey.offeredAlgorithms.map(PasskeyCreationOptions.Parameter.init),
+            timeout: store.party.challengeLifetime * 1000,
+            excludeCredentials: existing.map { CredentialDescriptor(id: Data($0.credentialID).base64URLEncoded(), transports: $0.transports) }
+        )
+    }
+
+    /// Finishes adding a passkey (WebAuthn §7.1): consumes the session's challenge, checks the
+    /// response, and stores the credential with the account's user handle.
+    /// - Parameter name: what lists call it; the device's label when `nil`.
+    package func registerPasskey(_ json: PasskeyRegistrationJSON, name: String?, for principal: Principal) async throws -> PasskeyRecord {
+        let store = try requirePasskeys()
+        try requireRecentSignIn(principal)
+        let label = try name.map(PasskeyName.check) ?? principal.session.deviceLabel ?? "Passkey"
+        do {
+            let response = try PasskeyRegistration(json)
+            let clientData = try ClientData.parse(response.clientDataJSON)
+            guard let secret = try await store.challenges.consumeSecret(
+                .passkeyRegistration, id: RefreshToken.hash(clientData.challenge), at: now, unexpiredAt: now
+            ), let fields = try? JSONDecoder().decode(RegistrationChallenge.self, from: secret.data),
+                fields.sessionID == principal.session.id, fields.userID == principal.user.id
+            else { throw PasskeyFailure.challengeExpired }
+            let made = try store.party.verifyRegistration(response)
+            let record = PasskeyRecord(
+                userID: principal.user.id, credentialID: made.credentialID, publicKey: made.publicKey, algorithm: made.algorithm,
+                signCount: made.signCount, backupEligible: made.backupEligible, backedUp: made.backedUp, transports: made.transports,
+                name: label, createdAt: now
+            )
+            let handle = IdentityRecord(userID: principal.user.id, provider: .passkey, subject: fields.handle, verifiedAt: now, createdAt: now)
+            guard try await store.credentials.addPasskey(record, handle: handle) else { throw PasskeyFailure.userHandleMismatch }
+            logger.info("Passkey added", metadata: ["user.id": "\(principal.user.id)", "passkey.id": "\(record.id)"])
+            report(.passkeyAdded(userID: principal.user.id, passkeyID: record.id), address: principal.session.address, device: principal.session.deviceLabel)
+            return record
+        } catch let failure as PasskeyFailure {
+            logger.notice("Passkey refused", metadata: ["user.id": "\(principal.user.id)", "check": "\(failure)"])
+            throw GatehouseError.passkeyRejected(failure)
+        } catch RepositoryError.duplicateIdentity {
+            throw GatehouseError.passkeyTaken
+        }
+    }
+
+    /// Starts a passkey sign-in (WebAuthn §5.5): a discoverable request, so no account is named
+    /// and nothing about accounts is revealed.
+    package func passkeyAuthenticationOptions() async throws -> PasskeyRequestOptions {
+        let store = try requirePasskeys()
+        let challenge = Data(randomBytes(32)).base64URLEncoded()
+        let id = RefreshToken.hash(challenge)
+        try await store.challenges.putSecret(OneTimeSecret(
+            purpose: .passkeyAuthentication, id: id, target: id, createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(store.party.challengeLifetime))
+        ))
+        if Int.random(in: 0..<64) == 0 {
+            _ = try? await store.challenges.purgeSecrets([.passkeyAuthentication, .passkeyRegistration], before: now.addingTimeInterval(-3600))
+        }
+        return PasskeyRequestOptions(challenge: challenge, timeout: store.party.challengeLifetime * 1000, rpId: store.party.id)
+    }
+
+    /// The passkey grant's verifier (WebAuthn §7.2): consumes the challenge, finds the
+    /// credential and its account by the user handle, checks the assertion, records the use.
+    func verifyPasskey(_ assertion: PasskeyAssertion) async throws -> Verified? {
+        let store = try requirePasskeys()
+        do {
+            let clientData = try ClientData.parse(assertion.clientDataJSON)
+            guard try await store.challenges.consumeSecret(
+                .passkeyAuthentication, id: RefreshToken.hash(clientData.challenge), at: now, unexpiredAt: now
+            ) != nil else { throw PasskeyFailure.challengeExpired }
+            guard let credential = try await store.credentials.passkey(credentialID: assertion.rawID) else {
+                throw PasskeyFailure.unknownCredential
+            }
+            guard let userHandle = assertion.userHandle else { throw PasskeyFailure.malformed("userHandle") }
+            let handle = Data(userHandle).base64URLEncoded()
+            guard let user = try await users.user(provider: .passkey, subject: handle), user.id == credential.userID else {
+                throw PasskeyFailure.userHandleMismatch
+            }
+            let use = try store.party.verifyAssertion(assertion, clientData: clientData, credential: credential)
+            try await store.credentials.recordPasskeyUse(credentialID: credential.credentialID, signCount: use.signCount, backedUp: use.backedUp, at: now)
+            if use.cloneWarning {
+                logger.warning("Passkey counter did not grow", metadata: ["user.id": "\(user.id)", "passkey.id": "\(credential.id)"])
+                report(.passkeyCloneWarning(userID: user.id, passkeyID: credential.id), address: nil, device: nil)
+            }
+            return Verified(user: user)
+        } catch let failure as PasskeyFailure {
+            throw GatehouseError.passkeyRejected(failure)
+        }
+    }
+
+    /// The account's passkeys, oldest first.
+    package func passkeys(of userID: String) async throws -> [PasskeyRecord] {
+        try await requirePasskeys().credentials.passkeys(userID: userID)
+    }
+
+    /// Renames one of the account's passkeys.
+    package func renamePasskey(_ id: String, to name: String, for principal: Principal) async throws {
+        let checked = try PasskeyName.check(name)
+        guard try await requirePasskeys().credentials.renamePasskey(id: id, userID: principal.user.id, to: checked) else {
+            throw GatehouseError.notFound
+        }
+    }
+
+    /// Removes one of the account's passkeys, unless it is the account's last way in.
+    package func removePasskey(_ id: String, for principal: Principal) async throws {
+        let store = try requirePasskeys()
+        let userID = principal.user.id
+        let all = try await store.credentials.passkeys(userID: userID)
+        guard all.contains(where: { $0.id == id }) else { throw GatehouseError.notFound }
+        if all.count == 1 {
+            let hasPassword = try await users.passwordHash(userID: userID) != nil
+            let others = try await users.identities(userID: userID).filter { $0.provider != .passkey && ($0.provider != .email || hasPassword) }
+            guard !others.isEmpty else { throw GatehouseError.lastSignInMethod }
+        }
+        guard try await store.credentials.deletePasskey(id: id, userID: userID) else { throw GatehouseError.notFound }
+        logger.info("Passkey removed", metadata: ["user.id": "\(userID)", "passkey.id": "\(id)"])
+        report(.passkeyRemoved(userID: userID, passkeyID: id), address: principal.session.address, device: principal.session.deviceLabel)
+    }
+
+    package func requirePasskeys() throws -> PasskeyStore {
+        guard let passkeys else { throw GatehouseError.featureNotOffered(.passkeys) }
+        return passkeys
+    }
+
+    private func requireRecentSignIn(_ principal: Principal) throws {
+        guard now.timeIntervalSince(principal.session.createdAt) <= PasskeyStore.reauthenticationWindow else {
+            throw GatehouseError.reauthenticationRequired
+        }
+    }
+
+    private func randomBytes(_ count: Int) -> [UInt8] {
+        SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
+    }
+}
+
+/// A passkey's name, as people type it for lists.
+enum PasskeyName {
+    /// Trims it and refuses an empty name, one over 64 characters, or one with control characters.
+    static func check(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 64, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw GatehouseError.invalidRequest("name must be 1 to 64 characters without control characters")
+        }
+        return trimmed
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Where passkeys are kept.
+///
+/// ``addPasskey(_:handle:)`` and ``deletePasskey(id:userID:)`` each run in one transaction with
+/// the account's user handle (its ``IdentityProvider/passkey`` identity), so an account has a
+/// handle exactly while it has a passkey.
+public protocol PasskeyRepository: Sendable {
+    /// Stores a passkey, and the account's user handle if it has none, in one transaction.
+    /// Throws ``RepositoryError/duplicateIdentity`` when the credential id is registered already.
+    /// - Returns: `false`, storing nothing, when the account has a different handle (the
+    ///   credential was made for a handle that lost a race).
+    func addPasskey(_ passkey: PasskeyRecord, handle: IdentityRecord) async throws -> Bool
+    /// The passkey with this credential id.
+    func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord?
+    /// The account's passkeys, oldest first.
+    func passkeys(userID: String) async throws -> [PasskeyRecord]
+    /// Renames one of the account's passkeys; returns whether it exists.
+    func renamePasskey(id: String, userID: String, to name: String) async throws -> Bool
+    /// Removes one of the account's passkeys, and the user handle with the last one, in one
+    /// transaction; returns whether it existed.
+    func deletePasskey(id: String, userID: String) async throws -> Bool
+    /// Records a sign-in: the counter only grows, and the backup state and time are replaced.
+    func recordPasskeyUse(credentialID: [UInt8], signCount: UInt32, backedUp: Bool, at date: Date) async throws
+}
