@@ -246,6 +246,7 @@ let package = Package(
         .target(
             name: "GatehouseTestSupport",
             dependencies: [
+                "GatehouseClient",
                 "GatehouseCore",
                 "GatehousePhoneNumbers",
                 "GatehouseSQL",

@@ -83,4 +83,10 @@ public struct PasskeyUse: Sendable, Equatable {
     public var backedUp: Bool
     /// The counter did not grow on a synced credential: recorded, not refused.
     public var cloneWarning: Bool
+
+    public init(signCount: UInt32, backedUp: Bool, cloneWarning: Bool) {
+        self.signCount = signCount
+        self.backedUp = backedUp
+        self.cloneWarning = cloneWarning
+    }
 }
