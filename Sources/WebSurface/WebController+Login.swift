@@ -21,7 +21,10 @@ extension WebController {
                 let grant = Grant.password(identifier: credentials.email, password: credentials.password)
                 let previous = request.cookies[WebCookies.session]?.value
                 let signIn = try await service.signInToWeb(grant, from: context.client, replacing: previous)
-                return try signedIn(signIn, request: request)
+                var response = try signedIn(signIn, request: request)
+                // Seed 003: Home may offer Face ID or fingerprint within 10 minutes of a password sign-in.
+                if service.settings.passkeys.offer { PasskeyCookies.set(PasskeyCookies.afterPassword, on: &response, maxAge: 600) }
+                return response
             } catch let error as GatehouseError {
                 let rendered = APIError(error)
                 status = rendered.status

@@ -58,6 +58,7 @@ package struct WebController {
         addGoogleRoutes(to: pages)
         pages.post("/logout", use: logout)
         addAccountRoutes(to: pages)
+        addPasskeyRoutes(to: pages)
         router.get("/assets/logo") { _, _ in try logoResponse() }
         router.get("/assets/{name}") { _, context in try asset(context.parameters.get("name") ?? "") }
         router.get("/openapi.yaml") { _, _ in try asset("openapi.yaml") }
@@ -81,7 +82,10 @@ package struct WebController {
         if request.uri.queryParameters["reason"] == "expired" {
             _ = form.send(.sessionEnded(.sessionExpired), to: &state)
         }
-        var response = try page(state: state, csrf: WebCookies.newToken(), status: .ok, retryAfter: nil, provider: providerState(request))
+        var response = try page(
+            state: state, csrf: WebCookies.newToken(), status: .ok, retryAfter: nil, provider: providerState(request),
+            passkey: loginPasskeyContext(request)
+        )
         if request.cookies[WebCookies.session] != nil { response.setCookie(WebCookies.expired(WebCookies.session)) }
         return response
     }
@@ -93,8 +97,9 @@ package struct WebController {
         }
         let csrf = WebCookies.newToken()
         var values: [String: Any] = ["appName": configuration.appName, "name": user.name, "email": user.email, "csrf": csrf]
-        if let account = context.identity?.user {
-            values.merge(try await homeGoogleContext(request, user: account)) { _, new in new }
+        if let principal = context.identity {
+            values.merge(try await homeGoogleContext(request, user: principal.user)) { _, new in new }
+            values.merge(try await homePasskeyContext(request, principal: principal)) { _, new in new }
         }
         let body = render(values, "home")
         return html(body, status: .ok, csrf: csrf)
@@ -112,10 +117,11 @@ package struct WebController {
 
     package func page(
         state: LoginState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?, provider: ProviderButtonState = ProviderButtonState(),
-        resendTo: String? = nil
+        resendTo: String? = nil, passkey: [String: Any] = [:]
     ) throws -> Response {
         let page = LoginPage(configuration: configuration, state: state, csrf: csrf, configJSON: configJSON, retryAfter: retryAfter)
         var values = page.context.merging(providerContext(provider)) { _, new in new }.merging(accountLinks) { _, new in new }
+        values.merge(passkey) { _, new in new }
         values["resendLabel"] = configuration.messages.text(.resendEmail)
         if let resendTo { values["resendTo"] = resendTo }
         let body = render(values, "login")

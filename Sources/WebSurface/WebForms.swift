@@ -44,6 +44,13 @@ package enum WebForm {
         package var csrf: String?
     }
 
+    /// The passkey calls of `/login` and Home: the credential as its JSON text, and a name.
+    package struct Passkey: Decodable {
+        package var credential: String?
+        package var name: String?
+        package var csrf: String?
+    }
+
     /// The screen's fields, or 400 when the body is no form.
     package static func decode<Form: Decodable>(_ type: Form.Type, from request: Request, context: GatehouseRequestContext) async throws -> Form {
         let buffer = try await JSONBody.collect(request, context: context)
