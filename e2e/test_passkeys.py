@@ -1,0 +1,213 @@
+"""Issue 23 in real Chromium with its virtual authenticator (DevTools' WebAuthn domain) on
+http://localhost: seed 003's offer, the biometric prompt on the next visit, Home within 1 s,
+and the refusals (bad signature, no UV, no UP, replay, removed passkey)."""
+import time
+
+import pytest
+from conftest import EMAIL, PASSWORD, Server, free_port
+from pages import el, open_login, sign_in, wait_for
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.expected_conditions import staleness_of
+from test_accessibility import axe_violations
+
+PEER_MENTOR_CANCELLED = "Face ID or fingerprint sign-in was cancelled."
+PASSKEY_FAILED = "We couldn't verify your passkey. Please sign in with your password."
+
+
+@pytest.fixture(scope="module")
+def peer():
+    """Seed 003's app, reached at http://localhost:<port> (WebAuthn refuses IP addresses)."""
+    port = free_port()
+    server = Server("003-peer-mentor", extra=("--public-url", f"http://localhost:{port}"), port=port)
+    yield server
+    server.close()
+
+
+ACCOUNTS = iter(range(1, 10_000))
+
+
+def account(server):
+    """A new account on the shared server, so each test starts with no passkey."""
+    email = f"mentor{next(ACCOUNTS)}@example.com"
+    server.create_user(email, "Demo User", PASSWORD)
+    return email
+
+
+def authenticator(driver, synced=False):
+    """A platform authenticator that verifies the user (Face ID, a fingerprint) and says yes at once."""
+    driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
+    options = {
+        "protocol": "ctap2", "ctap2Version": "ctap2_1", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True, "automaticPresenceSimulation": True,
+    }
+    if synced:
+        options.update({"defaultBackupEligibility": True, "defaultBackupState": True})
+    return driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": options})["authenticatorId"]
+
+
+def credentials(driver, authenticator_id):
+    return driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator_id})["credentials"]
+
+
+def enrol(driver, server):
+    """A new account's password sign-in, then the offer's accept; returns when Home lists the passkey."""
+    sign_in(driver, server, account(server), PASSWORD)
+    wait_for(driver, lambda d: d.current_url.startswith(server.url + "/home"))
+    wait_for(driver, lambda d: el(d, "biometric-offer").is_displayed())
+    el(driver, "offer-accept").click()
+    wait_for(driver, lambda d: "passkey=added" in d.current_url and d.find_elements(By.CSS_SELECTOR, ".passkey"))
+
+
+def sign_out(driver, authenticator_id=None):
+    """Signs out; with `authenticator_id`, the authenticator stops answering first, so /login
+    stays on the prompt (or the form) instead of signing straight back in."""
+    if authenticator_id:
+        driver.execute_cdp_cmd("WebAuthn.setAutomaticPresenceSimulation", {"authenticatorId": authenticator_id, "enabled": False})
+    old = driver.find_element(By.TAG_NAME, "html")
+    el(driver, "sign-out").click()
+    wait_for(driver, lambda d: staleness_of(old)(d) and d.execute_script("return document.readyState") == "complete")
+
+
+def test_P23_seed003_offer_after_password_then_the_biometric_prompt_instead_of_the_form_and_home_within_1s(browser, peer):
+    driver = browser()
+    authenticator_id = authenticator(driver)
+    email = account(peer)
+    sign_in(driver, peer, email, PASSWORD)
+    wait_for(driver, lambda d: d.current_url.startswith(peer.url + "/home"))
+    wait_for(driver, lambda d: el(d, "biometric-offer").is_displayed())
+    assert el(driver, "offer-title").text == "Sign in faster next time"
+    assert "Face ID or your fingerprint" in el(driver, "offer-body").text and "Peer Mentor Network" in el(driver, "offer-body").text
+    el(driver, "offer-accept").click()
+    wait_for(driver, lambda d: "passkey=added" in d.current_url)
+    assert el(driver, "passkey-notice").text == "Face ID or fingerprint sign-in is on for this device."
+    assert len(credentials(driver, authenticator_id)) == 1
+    assert driver.find_element(By.CSS_SELECTOR, ".passkey-meta").text.endswith("This device only")
+    assert not driver.find_elements(By.ID, "biometric-offer"), "no offer once a passkey exists"
+    sign_out(driver)
+    # The next visit: the prompt instead of the form, the ceremony at once, Home within a second.
+    driver.get("about:blank")
+    started = time.monotonic()
+    driver.get(peer.url + "/login")
+    wait_for(driver, lambda d: d.current_url.startswith(peer.url + "/home") and d.find_elements(By.ID, "user-name"), timeout=5)
+    elapsed = time.monotonic() - started
+    assert elapsed < 1.0, f"Home after {elapsed:.3f} s"
+    assert el(driver, "user-name").text == "Demo User"
+    assert "passkey" in peer.log and "method=passkey" in peer.log.replace('"', "")
+
+
+def test_P23_the_prompt_replaces_the_form_and_use_password_instead_shows_it(browser, peer):
+    driver = browser()
+    authenticator_id = authenticator(driver)
+    enrol(driver, peer)
+    # The person has not touched the sensor yet: the authenticator waits.
+    sign_out(driver, authenticator_id)
+    open_login(driver, peer)
+    assert el(driver, "biometric-prompt").is_displayed() and not el(driver, "login-form").is_displayed()
+    assert el(driver, "biometric-title").text == "Welcome back"
+    el(driver, "use-password").click()
+    wait_for(driver, lambda d: el(d, "login-form").is_displayed() and not el(d, "biometric-prompt").is_displayed())
+    assert driver.switch_to.active_element.get_attribute("id") == "email"
+    assert el(driver, "email").get_attribute("autocomplete") == "username webauthn"
+
+
+def test_P23_not_now_is_remembered_on_this_device(browser, peer):
+    driver = browser()
+    authenticator_id = authenticator(driver)
+    email = account(peer)
+    sign_in(driver, peer, email, PASSWORD)
+    wait_for(driver, lambda d: el(d, "biometric-offer").is_displayed())
+    el(driver, "offer-decline").click()
+    wait_for(driver, lambda d: d.current_url.rstrip("/").endswith("/home") and not d.find_elements(By.ID, "biometric-offer"))
+    sign_out(driver, authenticator_id)
+    sign_in(driver, peer, email, PASSWORD)
+    wait_for(driver, lambda d: d.current_url.startswith(peer.url + "/home"))
+    assert not driver.find_elements(By.ID, "biometric-offer"), "declined here: not offered again"
+
+
+def test_P23_no_offer_without_a_platform_authenticator(browser, peer):
+    driver = browser()
+    email = account(peer)
+    sign_in(driver, peer, email, PASSWORD)
+    wait_for(driver, lambda d: d.current_url.startswith(peer.url + "/home"))
+    time.sleep(0.3)
+    assert not el(driver, "biometric-offer").is_displayed()
+
+
+@pytest.mark.parametrize("bits", ["isBogusSignature", "isBadUV", "isBadUP"])
+def test_P23_tampered_responses_are_refused_and_leave_the_password_form_usable(browser, peer, bits):
+    driver = browser()
+    authenticator_id = authenticator(driver)
+    enrol(driver, peer)
+    sign_out(driver, authenticator_id)
+    driver.execute_cdp_cmd("WebAuthn.setResponseOverrideBits", {"authenticatorId": authenticator_id, bits: True})
+    driver.execute_cdp_cmd("WebAuthn.setAutomaticPresenceSimulation", {"authenticatorId": authenticator_id, "enabled": True})
+    open_login(driver, peer)
+    wait_for(driver, lambda d: el(d, "login-form").is_displayed())
+    assert el(driver, "banner").text == PASSKEY_FAILED
+    assert "/login" in driver.current_url
+    # The password still works.
+    el(driver, "email").send_keys(EMAIL)
+    el(driver, "password").send_keys(PASSWORD)
+    el(driver, "submit").click()
+    wait_for(driver, lambda d: d.current_url.startswith(peer.url + "/home"))
+
+
+def test_P23_a_synced_passkey_is_accepted_and_listed_as_synced(browser, peer):
+    driver = browser()
+    authenticator(driver, synced=True)
+    enrol(driver, peer)
+    assert driver.find_element(By.CSS_SELECTOR, ".passkey-meta").text.endswith("Synced")
+    sign_out(driver)
+    wait_for(driver, lambda d: d.current_url.startswith(peer.url + "/home") and d.find_elements(By.ID, "user-name"))
+
+
+CEREMONY = """
+const done = arguments[arguments.length - 1];
+const form = (fields) => new URLSearchParams({csrf: document.querySelector('input[name="csrf"]').value, ...fields});
+const post = (url, fields) => fetch(url, {method: 'POST', headers: {Accept: 'application/json'}, body: form(fields || {})});
+(async () => {
+  const options = await (await post('/login/passkey/options')).json();
+  const credential = await navigator.credentials.get({publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options)});
+  const json = JSON.stringify(credential.toJSON());
+  const first = await post('/login/passkey', {credential: json});
+  const second = await post('/login/passkey', {credential: json});
+  done([first.status, await first.json(), second.status, await second.json()]);
+})().catch((e) => done(['error', String(e)]));
+"""
+
+
+def test_P23_a_replayed_assertion_and_a_removed_passkey_are_refused(browser, peer):
+    driver = browser()
+    authenticator(driver)
+    enrol(driver, peer)
+    # On Home (no autofill request pending), one assertion is sent twice.
+    first, signed_in, second, answer = driver.execute_async_script(CEREMONY)
+    assert (first, signed_in, second) == (200, {"redirect": "/home"}, 400), answer
+    assert answer["banner"] == PASSKEY_FAILED and not answer["unknown"]
+    # Remove the passkey on Home; the authenticator still holds it.
+    driver.get(peer.url + "/home")
+    driver.find_element(By.CSS_SELECTOR, ".passkey form[action$='/delete'] button").click()
+    wait_for(driver, lambda d: "passkey=removed" in d.current_url)
+    assert not driver.find_elements(By.CSS_SELECTOR, ".passkey")
+    status, answer, _, _ = driver.execute_async_script(CEREMONY)
+    assert status == 401 and answer["unknown"], answer
+    assert answer["banner"] == "This passkey is no longer registered. Please sign in with your password."
+    sign_out(driver)
+    assert el(driver, "login-form").is_displayed() and not el(driver, "biometric-prompt").is_displayed(), "the marker went with the last passkey"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_P23_axe_finds_no_violations_in_the_offer_the_list_and_the_prompt(browser, peer, axe_source, theme):
+    driver = browser(dark=theme == "dark")
+    authenticator_id = authenticator(driver)
+    email = account(peer)
+    sign_in(driver, peer, email, PASSWORD)
+    wait_for(driver, lambda d: el(d, "biometric-offer").is_displayed())
+    assert axe_violations(driver, axe_source) == []
+    el(driver, "offer-accept").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".passkey"))
+    assert axe_violations(driver, axe_source) == []
+    sign_out(driver, authenticator_id)
+    open_login(driver, peer)
+    assert el(driver, "biometric-prompt").is_displayed()
+    assert axe_violations(driver, axe_source) == []
