@@ -79,8 +79,16 @@ package struct GatehouseGraphQL: API {
                 InputField("email", at: \.email).description("Or the address the mail went to, with its code.")
                 InputField("code", at: \.code)
             }
+            Type(PasskeySummary.self, as: "Passkey") {
+                Field("id", at: \.id)
+                Field("name", at: \.name)
+                Field("createdAt", at: \.createdAt)
+                Field("lastUsedAt", at: \.lastUsedAt)
+                Field("synced", at: \.synced).description("Backed up to a passkey provider rather than bound to one device.")
+            }
             Query {
                 Field("me", at: GraphQLResolver.me).description("The signed-in user; needs a Bearer token.")
+                Field("passkeys", at: GraphQLResolver.passkeys).description("The signed-in account's passkeys, oldest first.")
             }
             Mutation {
                 Field("login", at: GraphQLResolver.login) {
@@ -120,6 +128,24 @@ package struct GatehouseGraphQL: API {
                     Argument("data", at: \.data)
                     Argument("password", at: \.password)
                 }.description("Sets a new password with the mail's token or code, ends every session and signs in.")
+                Field("passkeyAuthenticationOptions", at: GraphQLResolver.passkeyAuthenticationOptions)
+                    .description("A discoverable passkey challenge: PublicKeyCredentialRequestOptionsJSON as JSON text.")
+                Field("signInWithPasskey", at: GraphQLResolver.signInWithPasskey) {
+                    Argument("credential", at: \.credential).description("PublicKeyCredential.toJSON() as JSON text.")
+                }.description("Signs in with a passkey; answers like login.")
+                Field("passkeyRegistrationOptions", at: GraphQLResolver.passkeyRegistrationOptions)
+                    .description("Starts adding a passkey (signed in within 10 minutes): PublicKeyCredentialCreationOptionsJSON as JSON text.")
+                Field("registerPasskey", at: GraphQLResolver.registerPasskey) {
+                    Argument("credential", at: \.credential).description("PublicKeyCredential.toJSON() as JSON text.")
+                    Argument("name", at: \.name)
+                }
+                Field("renamePasskey", at: GraphQLResolver.renamePasskey) {
+                    Argument("id", at: \.id)
+                    Argument("name", at: \.name)
+                }
+                Field("removePasskey", at: GraphQLResolver.removePasskey) {
+                    Argument("id", at: \.id)
+                }.description("Removes a passkey unless it is the account's last way in.")
             }
         }
         let problems = validateSchema(schema: schema.schema)

@@ -9,6 +9,7 @@ package enum SingleSignInRule {
     package static let limitedFields: Set<String> = [
         "login", "refresh", "sendPhoneCode", "resendPhoneCode", "verifyPhoneCode", "signInWithGoogle",
         "signUp", "resendVerificationEmail", "verifyEmail", "requestPasswordReset", "resetPassword",
+        "passkeyAuthenticationOptions", "signInWithPasskey", "passkeyRegistrationOptions", "registerPasskey",
     ]
 
     @Sendable package static func validate(_ context: ValidationContext) -> Visitor {

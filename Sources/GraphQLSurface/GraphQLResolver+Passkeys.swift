@@ -1,0 +1,79 @@
+import Foundation
+import GatehouseCore
+import GatehouseModel
+import Graphiti
+
+/// Passkeys for GraphQL apps: the same ``AuthService`` calls as `/api/auth/passkeys/…`.
+///
+/// WebAuthn's options and credentials are JSON the browser makes and takes as it is
+/// (`PublicKeyCredential.parseCreationOptionsFromJSON`, `toJSON()`), so they travel as JSON
+/// text rather than as a copy of the WebAuthn types in the schema.
+extension GraphQLResolver {
+    package struct PasskeyCredentialArguments: Codable {
+        let credential: String
+        let name: String?
+    }
+
+    package struct PasskeyIDArguments: Codable {
+        let id: String
+        let name: String?
+    }
+
+    package func passkeyAuthenticationOptions(context: GraphQLContext, arguments: NoArguments) async throws -> String {
+        try Self.jsonText(try await context.service.passkeyAuthenticationOptions())
+    }
+
+    package func signInWithPasskey(context: GraphQLContext, arguments: PasskeyCredentialArguments) async throws -> AuthPayload {
+        let json: PasskeyAssertionJSON = try Self.decode(arguments.credential)
+        let signIn = try await context.service.signIn(try .passkey(json), from: context.request.client)
+        context.deviceToken.withLockedValue { $0 = signIn.deviceToken }
+        return AuthPayload(signIn.grant)
+    }
+
+    package func passkeyRegistrationOptions(context: GraphQLContext, arguments: NoArguments) async throws -> String {
+        try Self.jsonText(try await context.service.passkeyRegistrationOptions(for: try context.principal()))
+    }
+
+    package func registerPasskey(context: GraphQLContext, arguments: PasskeyCredentialArguments) async throws -> PasskeySummary {
+        let json: PasskeyRegistrationJSON = try Self.decode(arguments.credential)
+        let record = try await context.service.registerPasskey(json, name: arguments.name, for: try context.principal())
+        return Self.summary(record)
+    }
+
+    package func passkeys(context: GraphQLContext, arguments: NoArguments) async throws -> [PasskeySummary] {
+        try await context.service.passkeys(of: try context.principal().user.id).map(Self.summary)
+    }
+
+    package func renamePasskey(context: GraphQLContext, arguments: PasskeyIDArguments) async throws -> PasskeySummary {
+        let principal = try context.principal()
+        try await context.service.renamePasskey(arguments.id, to: arguments.name ?? "", for: principal)
+        guard let record = try await context.service.passkeys(of: principal.user.id).first(where: { $0.id == arguments.id }) else {
+            throw GatehouseError.notFound
+        }
+        return Self.summary(record)
+    }
+
+    package func removePasskey(context: GraphQLContext, arguments: PasskeyIDArguments) async throws -> Bool {
+        try await context.service.removePasskey(arguments.id, for: try context.principal())
+        return true
+    }
+
+    static func summary(_ record: PasskeyRecord) -> PasskeySummary {
+        let format = Date.ISO8601FormatStyle()
+        return PasskeySummary(
+            id: record.id, name: record.name, createdAt: record.createdAt.formatted(format), lastUsedAt: record.lastUsedAt?.formatted(format),
+            synced: record.backupEligible
+        )
+    }
+
+    static func jsonText(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    static func decode<T: Decodable>(_ text: String) throws -> T {
+        guard let value = try? JSONDecoder().decode(T.self, from: Data(text.utf8)) else {
+            throw GatehouseError.invalidRequest("credential must be the JSON of PublicKeyCredential.toJSON()")
+        }
+        return value
+    }
+}
