@@ -32,10 +32,12 @@ public struct BiometricOffer: Sendable {
         case (.accept, .offered):
             state.phase = .enrolling
             state.banner = nil
+            state.bannerIsError = false
             return [.registerPasskey]
         case (.decline, .offered):
             state.phase = .declined
             state.banner = nil
+            state.bannerIsError = false
             return [.rememberDeclined]
         case (.enrolled(.success), .enrolling):
             state.phase = .enabled

@@ -28,14 +28,17 @@ public struct PasskeySignIn: Sendable {
         case (.usePassword, .prompting):
             state.phase = .form
             state.banner = nil
+            state.bannerIsError = false
             return [.focusEmail]
         case (.retry, .form):
             state.phase = .prompting
             state.banner = nil
+            state.bannerIsError = false
             return [.signInWithPasskey]
         case (.signInResponse(.success(let success)), .prompting):
             state.phase = .signedIn
             state.banner = nil
+            state.bannerIsError = false
             return [.announce(messages.text(.signedIn)), .showHome(success)]
         case (.signInResponse(.failure(let failure)), .prompting):
             state.phase = .form
