@@ -1,0 +1,76 @@
+import Foundation
+import GatehouseCore
+import GatehouseModel
+import GatehouseSQL
+import Testing
+
+/// The storage contract of passkeys, on SQLite and PostgreSQL alike: a credential id is
+/// registered once however many instances race, an account keeps one user handle, the handle
+/// goes with the last passkey, and the counter only grows.
+@Suite struct PasskeyStorageContractTests {
+    typealias Engine = RepositoryContractTests.Engine
+    static let now = RepositoryContractTests.now
+
+    static func passkey(_ user: UserRecord, id: [UInt8], count: UInt32 = 0) -> PasskeyRecord {
+        PasskeyRecord(
+            userID: user.id, credentialID: id, publicKey: [1, 2, 3], algorithm: -7, signCount: count, backupEligible: false, backedUp: false,
+            transports: ["internal"], name: "Phone", createdAt: now
+        )
+    }
+
+    static func handle(_ user: UserRecord, _ subject: String) -> IdentityRecord {
+        IdentityRecord(userID: user.id, provider: .passkey, subject: subject, verifiedAt: now, createdAt: now)
+    }
+
+    @Test(arguments: Engine.available)
+    func aCredentialIsRegisteredOnceAndAnAccountKeepsOneHandle(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine, instances: 2) { repositories in
+            let user = UserRecord(email: "ann@example.com", name: PersonName(full: "Ann Example"), createdAt: Self.now)
+            try await repositories[0].createUser(user, identities: [], passwordHash: "h")
+            // Five instances race to register the same credential: one stores it.
+            let stored = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<5 {
+                    group.addTask {
+                        (try? await repositories[index % 2].addPasskey(Self.passkey(user, id: [9, 9]), handle: Self.handle(user, "H1"))) ?? false
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(stored == 1)
+            await #expect(throws: RepositoryError.duplicateIdentity) {
+                try await repositories[1].addPasskey(Self.passkey(user, id: [9, 9]), handle: Self.handle(user, "H1"))
+            }
+            let otherHandle = try await repositories[1].addPasskey(Self.passkey(user, id: [8]), handle: Self.handle(user, "H2"))
+            #expect(!otherHandle, "a credential made for another handle is not stored")
+            #expect(try await repositories[0].passkeys(userID: user.id).map(\.credentialID) == [[9, 9]])
+            #expect(try await repositories[0].user(provider: .passkey, subject: "H1")?.id == user.id)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func theHandleGoesWithTheLastPasskeyAndTheCounterOnlyGrows(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            let user = UserRecord(email: "bo@example.com", name: PersonName(full: "Bo Example"), createdAt: Self.now)
+            try await repository.createUser(user, identities: [], passwordHash: "h")
+            let first = Self.passkey(user, id: [1])
+            let second = Self.passkey(user, id: [2])
+            #expect(try await repository.addPasskey(first, handle: Self.handle(user, "H")))
+            #expect(try await repository.addPasskey(second, handle: Self.handle(user, "H")))
+            try await repository.recordPasskeyUse(credentialID: [1], signCount: 7, backedUp: true, at: Self.now.addingTimeInterval(5))
+            try await repository.recordPasskeyUse(credentialID: [1], signCount: 3, backedUp: false, at: Self.now.addingTimeInterval(9))
+            let used = try #require(try await repository.passkey(credentialID: [1]))
+            #expect(used.signCount == 7 && !used.backedUp && used.lastUsedAt == Self.now.addingTimeInterval(9))
+            #expect(try await repository.renamePasskey(id: first.id, userID: "someone-else", to: "x") == false)
+            #expect(try await repository.renamePasskey(id: first.id, userID: user.id, to: "Laptop"))
+            #expect(try await repository.deletePasskey(id: first.id, userID: user.id))
+            #expect(try await repository.identities(userID: user.id).contains { $0.provider == .passkey }, "one passkey left: the handle stays")
+            #expect(try await repository.deletePasskey(id: second.id, userID: user.id))
+            #expect(try await repository.identities(userID: user.id).allSatisfy { $0.provider != .passkey }, "the last one took the handle")
+            #expect(try await repository.deletePasskey(id: second.id, userID: user.id) == false)
+            _ = try await repository.addPasskey(Self.passkey(user, id: [3]), handle: Self.handle(user, "H3"))
+            #expect(try await repository.deleteUser(id: user.id))
+            #expect(try await repository.passkey(credentialID: [3]) == nil, "an account's passkeys go with it")
+        }
+    }
+}
