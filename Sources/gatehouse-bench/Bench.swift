@@ -22,6 +22,7 @@ struct Bench {
         }
         // `gatehouse-bench google`: only the Google phase.
         if arguments.first == "google" { return try await GoogleBench.run() }
+        if arguments.first == "passkey" { return try await PasskeyBench.run() }
         // `gatehouse-bench signup [seconds]`: only the sign-up phase, with its own hash timing.
         if arguments.first == "signup" {
             return try await SignUpBench.run(seconds: Double(arguments.dropFirst().first ?? "") ?? 8, hashTime: try await HashTiming.median(samples: 10))
@@ -96,6 +97,7 @@ struct Bench {
         try await SignUpBench.run(seconds: seconds, hashTime: hashTime)
         try await PhoneBench.run(seconds: seconds)
         try await GoogleBench.run()
+        try await PasskeyBench.run()
     }
 
     /// `GET /api/me` latency from one client, alone and while 8 clients flood the login route

@@ -133,11 +133,16 @@ struct LoadClient: Sendable {
     }
 
     private func post(_ path: String, _ body: [String: String], headers: [String: String] = [:], expect status: UInt) async throws -> ByteBuffer {
+        try await post(path, json: try JSONEncoder().encode(body), headers: headers, expect: status)
+    }
+
+    /// A POST of any JSON body (passkey credentials nest).
+    func post(_ path: String, json: Data, headers: [String: String] = [:], expect status: UInt) async throws -> ByteBuffer {
         var request = HTTPClientRequest(url: base + path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
+        request.body = .bytes(ByteBuffer(data: json))
         let response = try await http.execute(request, timeout: .seconds(30))
         let buffer = try await response.body.collect(upTo: 64 * 1024)
         guard response.status.code == status else { throw Failure(description: "POST \(path) answered \(response.status.code)") }

@@ -50,6 +50,8 @@ import Testing
             "GET /register", "POST /register", "GET /welcome", "POST /welcome", "POST /home/google/unlink",
             "GET /assets/logo", "GET /signup", "POST /signup", "GET /verify-email", "POST /verify-email", "POST /verify-email/resend",
             "GET /forgot-password", "POST /forgot-password", "GET /reset-password", "POST /reset-password",
+            "POST /login/passkey/options", "POST /login/passkey", "POST /home/passkeys/options", "POST /home/passkeys",
+            "POST /home/passkeys/decline", "POST /home/passkeys/{id}/rename", "POST /home/passkeys/{id}/delete",
         ]
         let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" }).subtracting(webScreen)
         let documented = try Self.documentedOperations()

@@ -1,0 +1,51 @@
+import Foundation
+import GatehouseModel
+import GatehouseTestSupport
+
+/// The server's time for a passkey sign-in (issue 23): `authentication/options` plus
+/// `authentication/verify`, one request at a time, with the software authenticator's signing
+/// outside the timed spans; against a password sign-in of the same server.
+///
+/// No argon2 runs, so the expectation is under 2 ms at p50.
+enum PasskeyBench {
+    struct Options<T: Decodable>: Decodable { let options: T }
+
+    static func run() async throws {
+        let server = try await LoopbackServer.start(users: [(LoadClient.email, "Bench", LoadClient.password)]) {
+            $0.abuse.addressLimit = 1_000_000
+            $0.abuse.backoffThreshold = 1_000_000
+        }
+        let load = LoadClient(base: server.url.absoluteString)
+        let authenticator = SoftwareAuthenticator(origin: "http://127.0.0.1:0")
+        let bearer = ["Authorization": "Bearer \(try await load.login().access)"]
+        let creation = try JSONDecoder().decode(
+            Options<PasskeyCreationOptions>.self,
+            from: Data(buffer: try await load.post("/api/auth/passkeys/registration/options", json: Data(), headers: bearer, expect: 200))
+        ).options
+        let credential = try await authenticator.register(creation)
+        _ = try await load.post("/api/auth/passkeys/registration/verify", json: try JSONEncoder().encode(["credential": credential]), headers: bearer, expect: 201)
+        var passkey: [Double] = [], password: [Double] = []
+        for round in 0..<500 {
+            var start = ContinuousClock.now
+            let answer = try await load.post("/api/auth/passkeys/authentication/options", json: Data(), expect: 200)
+            var spent = (ContinuousClock.now - start).seconds
+            let options = try JSONDecoder().decode(Options<PasskeyRequestOptions>.self, from: Data(buffer: answer)).options
+            let assertion = try await authenticator.authenticate(options)
+            let body = try JSONEncoder().encode(["credential": assertion])
+            start = ContinuousClock.now
+            _ = try await load.post("/api/auth/passkeys/authentication/verify", json: body, expect: 200)
+            spent += (ContinuousClock.now - start).seconds
+            passkey.append(spent)
+            if round < 40 {
+                start = ContinuousClock.now
+                _ = try await load.login()
+                password.append((ContinuousClock.now - start).seconds)
+            }
+        }
+        func percentile(_ values: [Double], _ p: Double) -> Double { values.sorted()[min(values.count - 1, Int(Double(values.count) * p))] * 1000 }
+        let p50 = percentile(passkey, 0.5), p99 = percentile(passkey, 0.99), hashed = percentile(password, 0.5)
+        print(String(format: "Passkey sign-in (options + verify, ES256), 500 rounds: p50 %.2f ms (target < 2 ms: %@), p99 %.2f ms; = %.3f × a password sign-in (%.1f ms, argon2id)", p50, p50 < 2 ? "met" : "missed", p99, p50 / hashed, hashed))
+        try await load.shutdown()
+        await server.stop()
+    }
+}
