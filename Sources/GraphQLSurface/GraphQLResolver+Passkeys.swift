@@ -20,7 +20,7 @@ extension GraphQLResolver {
     }
 
     package func passkeyAuthenticationOptions(context: GraphQLContext, arguments: NoArguments) async throws -> String {
-        try Self.jsonText(try await context.service.passkeyAuthenticationOptions())
+        try Self.jsonText(try await context.service.passkeyAuthenticationOptions(from: context.request.client))
     }
 
     package func signInWithPasskey(context: GraphQLContext, arguments: PasskeyCredentialArguments) async throws -> AuthPayload {

@@ -209,6 +209,17 @@ import Testing
         let name: String?
     }
 
+    @Test func P09_challengesAreCountedPerAddressBeforeAnyIsStored() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test({ $0.abuse.addressLimit = 3 }) { client in
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<4 { statuses.append(try await client.postJSON("/api/auth/passkeys/authentication/options", "").status) }
+            #expect(statuses == [.ok, .ok, .ok, .tooManyRequests])
+            let stored = try await fixture.storedText(["one_time_secrets"])
+            #expect(stored.components(separatedBy: "passkey_authentication").count - 1 == 3, "the refused request stored nothing")
+        }
+    }
+
     static func json(_ value: some Encodable) throws -> String {
         String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }

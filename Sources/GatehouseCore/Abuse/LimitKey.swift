@@ -32,6 +32,8 @@ package enum LimitKey: Sendable, Hashable {
     case mailRecipient(purpose: String, recipient: String)
     /// Mail the whole service sent this hour.
     case mailBudget
+    /// Passkey challenges asked for from one client address.
+    case passkeyChallenges(String)
 
     package var storageKey: String {
         switch self {
@@ -49,6 +51,7 @@ package enum LimitKey: Sendable, Hashable {
         case .mailAddress(let address): "mail-address:\(address)"
         case .mailRecipient(let purpose, let recipient): "mail-to:\(purpose):\(recipient)"
         case .mailBudget: "mail-global"
+        case .passkeyChallenges(let address): "passkey-challenges:\(address)"
         }
     }
 }

@@ -68,8 +68,13 @@ extension AuthService {
 
     /// Starts a passkey sign-in (WebAuthn §5.5): a discoverable request, so no account is named
     /// and nothing about accounts is revealed.
-    package func passkeyAuthenticationOptions() async throws -> PasskeyRequestOptions {
+    ///
+    /// Each challenge is a stored row, so they are counted per client address (the sign-in
+    /// address limit's size) before anything is stored.
+    package func passkeyAuthenticationOptions(from client: ClientInfo) async throws -> PasskeyRequestOptions {
         let store = try requirePasskeys()
+        let policy = settings.abuse
+        try await limiter.throttles.admit(.passkeyChallenges(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
         let challenge = Data(randomBytes(32)).base64URLEncoded()
         let id = RefreshToken.hash(challenge)
         try await store.challenges.putSecret(OneTimeSecret(

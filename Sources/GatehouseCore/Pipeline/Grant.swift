@@ -18,7 +18,7 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
     /// A reset mail's link or code with the new password; without one (Supabase's
     /// `verify type=recovery`), it signs in for the password to be set next.
     case passwordReset(MailProof, newPassword: String?)
-    /// A passkey's assertion, answering a challenge from ``AuthService/passkeyAuthenticationOptions()``.
+    /// A passkey's assertion, answering a challenge from ``AuthService/passkeyAuthenticationOptions(from:)``.
     case passkey(PasskeyAssertion)
 
     /// The identifier the grant claims, normalised; attempts are counted against it.

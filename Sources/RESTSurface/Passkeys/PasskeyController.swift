@@ -39,7 +39,7 @@ package struct PasskeyController {
     }
 
     @Sendable package func authenticationOptions(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
-        let options = try await service.passkeyAuthenticationOptions()
+        let options = try await service.passkeyAuthenticationOptions(from: context.client)
         return try JSONBody.response(PasskeyOptionsResponse(options: options, expiresIn: options.timeout / 1000))
     }
 

@@ -9,7 +9,9 @@ extension WebController {
     /// The passkey calls the pages' script makes (form-encoded, CSRF-checked like every form).
     func addPasskeyRoutes(to pages: RouterGroup<GatehouseRequestContext>) {
         guard service.passkeys != nil else { return }
-        pages.post("/login/passkey/options") { _, _ in try JSONBody.response(try await service.passkeyAuthenticationOptions()) }
+        pages.post("/login/passkey/options") { _, context in
+            try JSONBody.response(try await service.passkeyAuthenticationOptions(from: context.client))
+        }
         pages.post("/login/passkey", use: signInWithPasskey)
         pages.post("/home/passkeys/options") { _, context in
             try JSONBody.response(try await service.passkeyRegistrationOptions(for: try requireWebPrincipal(context)))
