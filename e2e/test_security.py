@@ -75,6 +75,7 @@ def test_pages_are_never_cached(server):
 def test_autofill_and_password_manager_hints(browser, server):
     driver = open_login(browser(), server)
     email, password = el(driver, "email"), el(driver, "password")
-    assert email.get_attribute("autocomplete") == "username" and email.get_attribute("inputmode") == "email"
+    # "webauthn": the email field also offers the device's passkeys (issue 23's autofill).
+    assert email.get_attribute("autocomplete") == "username webauthn" and email.get_attribute("inputmode") == "email"
     assert email.get_attribute("autocapitalize") == "none" and email.get_attribute("spellcheck") == "false"
     assert password.get_attribute("autocomplete") == "current-password"

@@ -114,7 +114,9 @@ if (prompt && loginForm && window.PublicKeyCredential) {
       await signIn("conditional");
     } catch (error) {
       conditional = null;
-      if (!cancelled(error)) say(banner, error?.answer?.banner ?? prompt.dataset.failed, true);
+      // Autofill is an offer, not a request: only the server's verdict on a chosen passkey is
+      // worth a banner; a browser without a passkey to offer stays silent (and keeps the page's own message).
+      if (error?.answer?.banner) say(banner, error.answer.banner, error.answer.bannerIsError ?? true);
     }
   }
 
