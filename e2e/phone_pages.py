@@ -18,11 +18,11 @@ ROOMY_PHONE = ("--resend-after", "0", "--phone-sends-per-window", "100000", "--p
 class PhoneServer(Server):
     """`gatehouse serve` with examples/004-urbannest and an outbox file, with the demo phone account."""
 
-    def __init__(self, phone_limits=ROOMY_PHONE, extra=(), outbox=True, environment=None):
+    def __init__(self, phone_limits=ROOMY_PHONE, extra=(), outbox=True, environment=None, port=None):
         self.outbox = None
         path = os.path.join(tempfile.mkdtemp(prefix="gatehouse-outbox-"), "outbox.jsonl")
         sms = ("--sms-outbox", path) if outbox else ()
-        super().__init__("004-urbannest", extra=(*sms, *phone_limits, *extra), environment=environment)
+        super().__init__("004-urbannest", extra=(*sms, *phone_limits, *extra), environment=environment, port=port)
         self.outbox = path
         self.cli("users", "create", "--phone", DEMO_PHONE, "--name", "Demo User")
 
