@@ -37,11 +37,11 @@ extension GraphQLResolver {
     package func registerPasskey(context: GraphQLContext, arguments: PasskeyCredentialArguments) async throws -> PasskeySummary {
         let json: PasskeyRegistrationJSON = try Self.decode(arguments.credential)
         let record = try await context.service.registerPasskey(json, name: arguments.name, for: try context.principal())
-        return Self.summary(record)
+        return PasskeySummary(record)
     }
 
     package func passkeys(context: GraphQLContext, arguments: NoArguments) async throws -> [PasskeySummary] {
-        try await context.service.passkeys(of: try context.principal().user.id).map(Self.summary)
+        try await context.service.passkeys(of: try context.principal().user.id).map(PasskeySummary.init)
     }
 
     package func renamePasskey(context: GraphQLContext, arguments: PasskeyIDArguments) async throws -> PasskeySummary {
@@ -50,20 +50,12 @@ extension GraphQLResolver {
         guard let record = try await context.service.passkeys(of: principal.user.id).first(where: { $0.id == arguments.id }) else {
             throw GatehouseError.notFound
         }
-        return Self.summary(record)
+        return PasskeySummary(record)
     }
 
     package func removePasskey(context: GraphQLContext, arguments: PasskeyIDArguments) async throws -> Bool {
         try await context.service.removePasskey(arguments.id, for: try context.principal())
         return true
-    }
-
-    static func summary(_ record: PasskeyRecord) -> PasskeySummary {
-        let format = Date.ISO8601FormatStyle()
-        return PasskeySummary(
-            id: record.id, name: record.name, createdAt: record.createdAt.formatted(format), lastUsedAt: record.lastUsedAt?.formatted(format),
-            synced: record.backupEligible
-        )
     }
 
     static func jsonText(_ value: some Encodable) throws -> String {

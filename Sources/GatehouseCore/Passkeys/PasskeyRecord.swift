@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 
 /// A stored passkey: the credential's id and public key, its counter and backup flags, and
 /// what lists show (a name, when it was made and last used).
@@ -35,6 +36,17 @@ public struct PasskeyRecord: Sendable, Equatable {
         self.name = name
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+    }
+}
+
+extension PasskeySummary {
+    /// A stored passkey as every surface's list shows it.
+    package init(_ record: PasskeyRecord) {
+        let format = Date.ISO8601FormatStyle()
+        self.init(
+            id: record.id, name: record.name, createdAt: record.createdAt.formatted(format),
+            lastUsedAt: record.lastUsedAt?.formatted(format), synced: record.backupEligible
+        )
     }
 }
 

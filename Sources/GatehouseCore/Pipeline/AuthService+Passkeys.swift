@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GatehouseModel
 
@@ -14,8 +13,8 @@ extension AuthService {
         let user = principal.user
         let existing = try await store.credentials.passkeys(userID: user.id)
         let handle = try await users.identities(userID: user.id).first { $0.provider == .passkey }?.subject
-            ?? Data(randomBytes(32)).base64URLEncoded()
-        let challenge = Data(randomBytes(32)).base64URLEncoded()
+            ?? RefreshToken.generate(prefix: "")
+        let challenge = RefreshToken.generate(prefix: "")
         let fields = RegistrationChallenge(userID: user.id, sessionID: principal.session.id, handle: handle)
         try await store.challenges.putSecret(OneTimeSecret(
             purpose: .passkeyRegistration, id: RefreshToken.hash(challenge), target: principal.session.id,
@@ -75,7 +74,7 @@ extension AuthService {
         let store = try requirePasskeys()
         let policy = settings.abuse
         try await limiter.throttles.admit(.passkeyChallenges(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
-        let challenge = Data(randomBytes(32)).base64URLEncoded()
+        let challenge = RefreshToken.generate(prefix: "")
         let id = RefreshToken.hash(challenge)
         try await store.challenges.putSecret(OneTimeSecret(
             purpose: .passkeyAuthentication, id: id, target: id, createdAt: now,
@@ -154,10 +153,6 @@ extension AuthService {
         guard now.timeIntervalSince(principal.session.createdAt) <= PasskeyStore.reauthenticationWindow else {
             throw GatehouseError.reauthenticationRequired
         }
-    }
-
-    private func randomBytes(_ count: Int) -> [UInt8] {
-        SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
     }
 }
 

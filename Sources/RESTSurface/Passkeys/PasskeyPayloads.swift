@@ -34,14 +34,3 @@ package struct PasskeyRenameRequest: Decodable {
 package struct PasskeyList: Encodable {
     package let passkeys: [PasskeySummary]
 }
-
-extension PasskeySummary {
-    /// A stored passkey as lists show it.
-    package init(_ record: PasskeyRecord) {
-        let format = Date.ISO8601FormatStyle()
-        self.init(
-            id: record.id, name: record.name, createdAt: record.createdAt.formatted(format),
-            lastUsedAt: record.lastUsedAt?.formatted(format), synced: record.backupEligible
-        )
-    }
-}
