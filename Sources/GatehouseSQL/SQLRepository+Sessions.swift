@@ -109,6 +109,17 @@ extension SQLRepository: SessionRepository {
         }
     }
 
+    public func liveSessions(userID: String, at date: Date) async throws -> [SessionRecord] {
+        try await database.select().column("*").from("sessions")
+            .where("user_id", .equal, userID)
+            .where("revoked_at", .is, SQLLiteral.null)
+            .where("expires_at", .greaterThan, date.milliseconds)
+            .orderBy(SQLOrderBy(expression: SQLFunction.coalesce(SQLColumn("last_seen_at"), SQLColumn("created_at")), direction: SQLDirection.descending))
+            .orderBy("id")
+            .all(decoding: SessionRow.self)
+            .map(\.record)
+    }
+
     public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
         try await database.select().column("*").from("refresh_tokens").where("token_hash", .equal, hash)
             .first(decoding: RefreshTokenRow.self)?

@@ -86,8 +86,17 @@ package struct GatehouseGraphQL: API {
                 Field("lastUsedAt", at: \.lastUsedAt)
                 Field("synced", at: \.synced).description("Backed up to a passkey provider rather than bound to one device.")
             }
+            Type(DeviceSummary.self, as: "DeviceSession") {
+                Field("id", at: \.id).description("What endSession ends.")
+                Field("device", at: \.device).description("The device as read from its user agent at sign-in.")
+                Field("ipAddress", at: \.ipAddress).description("The client address at sign-in.")
+                Field("createdAt", at: \.createdAt)
+                Field("lastSeenAt", at: \.lastSeenAt).description("Signed in or refreshed, at most once a minute.")
+                Field("current", at: \.current).description("Whether this is the session that asked.")
+            }
             Query {
                 Field("me", at: GraphQLResolver.me).description("The signed-in user; needs a Bearer token.")
+                Field("sessions", at: GraphQLResolver.sessions).description("The signed-in user's live sessions, one per device.")
                 Field("passkeys", at: GraphQLResolver.passkeys).description("The signed-in account's passkeys, oldest first.")
             }
             Mutation {
@@ -146,6 +155,9 @@ package struct GatehouseGraphQL: API {
                 Field("removePasskey", at: GraphQLResolver.removePasskey) {
                     Argument("id", at: \.id)
                 }.description("Removes a passkey unless it is the account's last way in.")
+                Field("endSession", at: GraphQLResolver.endSession) {
+                    Argument("id", at: \.id)
+                }.description("Signs one of the user's devices out; its tokens stop working at once.")
             }
         }
         let problems = validateSchema(schema: schema.schema)

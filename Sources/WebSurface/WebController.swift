@@ -59,6 +59,7 @@ package struct WebController {
         pages.post("/logout", use: logout)
         addAccountRoutes(to: pages)
         addPasskeyRoutes(to: pages)
+        addDeviceRoutes(to: pages)
         router.get("/assets/logo") { _, _ in try logoResponse() }
         router.get("/assets/{name}") { _, context in try asset(context.parameters.get("name") ?? "") }
         router.get("/openapi.yaml") { _, _ in try asset("openapi.yaml") }
@@ -100,6 +101,7 @@ package struct WebController {
         if let principal = context.identity {
             values.merge(try await homeGoogleContext(request, user: principal.user)) { _, new in new }
             values.merge(try await homePasskeyContext(request, principal: principal)) { _, new in new }
+            values.merge(try await homeDeviceContext(request, principal: principal)) { _, new in new }
         }
         let body = render(values, "home")
         return html(body, status: .ok, csrf: csrf)

@@ -101,6 +101,33 @@ import Testing
         await server.stop()
     }
 
+    @Test func I24_sessionsListsBothTerminalsAndEndSignsTheOtherOut() async throws {
+        let server = try await Self.server()
+        let state = try CLIProcess.temporaryDirectory()
+        let environment = Self.environment(server, state: state)
+        _ = try await CLIProcess.run(["login", "--email", Self.email, "--password-stdin"], input: Self.password, environment: environment, in: state)
+        let otherState = try CLIProcess.temporaryDirectory()
+        var other = Self.environment(server, state: otherState)
+        other["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        _ = try await CLIProcess.run(["login", "--email", Self.email, "--password-stdin"], input: Self.password, environment: other, in: otherState)
+
+        let listed = try await CLIProcess.run(["sessions", "--json"], environment: environment, in: state)
+        let rows = listed.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(rows.count == 2 && rows.filter { $0["current"] as? Bool == true }.count == 1)
+        let otherID = try #require(rows.first { $0["current"] as? Bool == false }?["id"] as? String)
+        let table = try await CLIProcess.run(["sessions"], environment: environment, in: state)
+        #expect(table.stdout.hasPrefix("\tID\tDEVICE\tADDRESS\tLAST ACTIVE\n") && table.stdout.contains("*\t"))
+
+        #expect(try await CLIProcess.run(["sessions", "end", otherID], environment: environment, in: state).stdout == "Signed out \(otherID)\n")
+        #expect(try await CLIProcess.run(["whoami"], environment: other, in: otherState).status == 1)
+        #expect(try await CLIProcess.run(["whoami"], environment: environment, in: state).status == 0)
+        let again = try await CLIProcess.run(["sessions", "end", otherID], environment: environment, in: state)
+        #expect(again.status == 1 && again.stderr == "gatehouse: no session \(otherID) is signed in to your account\n")
+        let bad = try await CLIProcess.run(["sessions", "end", "a b"], environment: environment, in: state)
+        #expect(bad.status != 0 && bad.stderr.split(separator: "\n").count == 1)
+        await server.stop()
+    }
+
     @Test func badSessionArgumentsAreOneLine() async throws {
         let directory = try CLIProcess.temporaryDirectory()
         let insecure = try await CLIProcess.run(["whoami", "--server", "http://example.com"], in: directory)

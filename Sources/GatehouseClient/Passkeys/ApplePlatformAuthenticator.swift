@@ -109,15 +109,4 @@ enum LAContextAvailability {
     }
 }
 #endif
-
-extension Data {
-    fileprivate init?(base64URL text: String) {
-        let base = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        self.init(base64Encoded: base + String(repeating: "=", count: (4 - base.count % 4) % 4))
-    }
-
-    fileprivate var base64URL: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-}
 #endif

@@ -26,6 +26,8 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
         public var resetPassword = "api/auth/password/reset"
         /// Issue 23's passkeys: `…/registration/options`, `…/authentication/verify`, `…/{id}`.
         public var passkeys = "api/auth/passkeys"
+        /// Issue 24's device list: `GET` lists, `DELETE …/{id}` ends one.
+        public var sessions = "api/sessions"
         public init() {}
     }
 

@@ -13,6 +13,8 @@ public protocol SessionRepository: Sendable {
     func touchSession(id: String, at: Date) async throws
     /// Revokes one session.
     func revokeSession(id: String, at: Date, reason: SessionEndReason) async throws
+    /// The user's sessions that are neither revoked nor expired at `at`, most recently used first.
+    func liveSessions(userID: String, at: Date) async throws -> [SessionRecord]
 
     /// The web session with this id hash, whatever the state of its session.
     func webSession(hash: String) async throws -> WebSessionRecord?

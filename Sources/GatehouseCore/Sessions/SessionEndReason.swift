@@ -20,6 +20,12 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
     case webSessionReplaced = "web_session_replaced"
     /// A web session unused for longer than its idle timeout.
     case idleTimeout = "idle_timeout"
+    /// The user signed this device out from their device list (on another device).
+    case signedOutFromDeviceList = "signed_out_from_device_list"
+    /// An operator banned the account (`ban_duration`, `users ban`).
+    case banned
+    /// An operator ended the session (`users sessions --end`).
+    case endedByOperator = "ended_by_operator"
 
     /// The reason a logout of `scope` records.
     package init(logout scope: LogoutScope) {
@@ -34,8 +40,10 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
     package var refreshFailure: RefreshFailure {
         switch self {
         case .refreshTokenReused: .reused
-        case .accountLocked: .accountLocked
-        case .logoutLocal, .logoutGlobal, .logoutOthers, .passwordChanged, .webSessionReplaced, .idleTimeout: .sessionRevoked
+        case .accountLocked, .banned: .accountLocked
+        case .logoutLocal, .logoutGlobal, .logoutOthers, .passwordChanged, .webSessionReplaced, .idleTimeout, .signedOutFromDeviceList,
+             .endedByOperator:
+            .sessionRevoked
         }
     }
 }

@@ -33,6 +33,7 @@ public func buildRouter(
     AuthController(service: service).addRoutes(to: router)
     AccountController(service: service).addRoutes(to: router)
     if service.passkeys != nil { PasskeyController(service: service).addRoutes(to: router) }
+    SessionController(service: service).addRoutes(to: router)
     WellKnownController(options: configuration.passkeys).addRoutes(to: router)
     if service.phone != nil { PhoneController(service: service).addRoutes(to: router) }
     try GraphQLController(service: service, messages: configuration.login.messages, limits: configuration.graphQL).addRoutes(to: router)

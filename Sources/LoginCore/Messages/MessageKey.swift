@@ -149,6 +149,11 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case passkeyRemove
     case passkeyNameLabel
     case passkeyRemoved
+    case devicesTitle
+    case deviceCurrent
+    case deviceLastActive
+    case deviceSignOut
+    case deviceSignedOut
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {
@@ -316,6 +321,11 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .passkeyRemove: "Remove"
         case .passkeyNameLabel: "Passkey name"
         case .passkeyRemoved: "The passkey was removed."
+        case .devicesTitle: "Your devices"
+        case .deviceCurrent: "This device"
+        case .deviceLastActive: "Last active {date}"
+        case .deviceSignOut: "Sign out"
+        case .deviceSignedOut: "That device was signed out."
         default: ""
         }
     }
