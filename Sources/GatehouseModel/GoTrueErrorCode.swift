@@ -15,6 +15,8 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
     case unexpectedFailure = "unexpected_failure"
     case noAuthorization = "no_authorization"
     case invalidAPIKey = "invalid_api_key"
+    /// The admin API was called without the service role key.
+    case notAdmin = "not_admin"
     case badJWT = "bad_jwt"
     case sessionNotFound = "session_not_found"
     case refreshTokenNotFound = "refresh_token_not_found"
@@ -72,7 +74,7 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
         case .weakPassword: .weakPassword
         case .signupDisabled: .featureDisabled
         case .reauthenticationNeeded: .reauthenticationRequired
-        case .requestTooLarge, .unexpectedFailure, .invalidAPIKey, .notFound, .requestError, .methodNotAllowed: nil
+        case .requestTooLarge, .unexpectedFailure, .invalidAPIKey, .notAdmin, .notFound, .requestError, .methodNotAllowed: nil
         }
     }
 }

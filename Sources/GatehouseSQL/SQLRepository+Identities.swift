@@ -40,4 +40,16 @@ extension SQLRepository {
                 .where("provider", .equal, provider.rawValue).returning("user_id").all()).isEmpty
         }
     }
+
+    public func replaceIdentity(_ identity: IdentityRecord) async throws {
+        let row = IdentityRow(identity)
+        try await transaction { db in
+            try await db.delete(from: "identities").where("user_id", .equal, identity.userID)
+                .where("provider", .equal, identity.provider.rawValue).run()
+            let inserted = try await db.insert(into: "identities").model(row)
+                .ignoringConflicts(with: ["provider", "subject"]).returning("user_id").all()
+            // Thrown inside the transaction, so the old identity's removal is rolled back.
+            if inserted.isEmpty { throw RepositoryError.duplicateIdentity }
+        }
+    }
 }

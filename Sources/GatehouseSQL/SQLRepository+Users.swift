@@ -8,7 +8,7 @@ extension SQLRepository: UserRepository {
     package struct UserRow: Codable {
         package enum CodingKeys: String, CodingKey, CaseIterable {
             case id, name, email, firstName = "first_name", lastName = "last_name", createdAt = "created_at"
-            case passwordChangedAt = "password_changed_at", lockedAt = "locked_at"
+            case passwordChangedAt = "password_changed_at", lockedAt = "locked_at", lockedUntil = "locked_until"
         }
 
         package var id: String
@@ -18,6 +18,7 @@ extension SQLRepository: UserRepository {
         package var createdAt: Int64
         package var passwordChangedAt: Int64
         package var lockedAt: Int64?
+        package var lockedUntil: Int64?
         package var email: String?
 
         package init(_ user: UserRecord) {
@@ -28,6 +29,7 @@ extension SQLRepository: UserRepository {
             createdAt = user.createdAt.milliseconds
             passwordChangedAt = user.passwordChangedAt.milliseconds
             lockedAt = user.lockedAt?.milliseconds
+            lockedUntil = user.lockedUntil?.milliseconds
             email = user.email
         }
 
@@ -35,7 +37,7 @@ extension SQLRepository: UserRepository {
             UserRecord(
                 id: id, email: email, name: PersonName(first: firstName, last: lastName),
                 createdAt: Date(milliseconds: createdAt), passwordChangedAt: Date(milliseconds: passwordChangedAt),
-                lockedAt: lockedAt.map(Date.init(milliseconds:))
+                lockedAt: lockedAt.map(Date.init(milliseconds:)), lockedUntil: lockedUntil.map(Date.init(milliseconds:))
             )
         }
     }
@@ -150,6 +152,17 @@ extension SQLRepository: UserRepository {
             """).all(decoding: UserRow.self).map(\.record)
     }
 
+    public func users(offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int) {
+        struct Count: Decodable { let count: Int64 }
+        let total = try await database.raw("SELECT COUNT(*) AS count FROM users").first(decoding: Count.self)?.count ?? 0
+        let page = try await database.raw("""
+            SELECT u.*, e.subject AS email FROM users u
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
+            ORDER BY u.created_at, u.id LIMIT \(bind: max(0, limit)) OFFSET \(bind: max(0, offset))
+            """).all(decoding: UserRow.self).map(\.record)
+        return (page, Int(total))
+    }
+
     public func updateUser(_ user: UserRecord) async throws {
         let row = UserRow(user)
         try await write {
@@ -158,6 +171,7 @@ extension SQLRepository: UserRepository {
                 .set("first_name", to: row.firstName)
                 .set("last_name", to: row.lastName)
                 .set("locked_at", to: row.lockedAt)
+                .set("locked_until", to: row.lockedUntil)
                 .where("id", .equal, row.id)
                 .run()
         }

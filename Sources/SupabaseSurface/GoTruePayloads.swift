@@ -60,10 +60,13 @@ package struct GoTrueUser: Encodable {
     package let identities: [GoTrueIdentity]
     package let createdAt: String
     package let updatedAt: String
+    /// Until when the account is banned (locked); absent when it is not.
+    package let bannedUntil: String?
     package let isAnonymous = false
 
     package enum CodingKeys: String, CodingKey {
         case id, aud, role, email, phone, identities
+        case bannedUntil = "banned_until"
         case emailConfirmedAt = "email_confirmed_at", phoneConfirmedAt = "phone_confirmed_at", confirmedAt = "confirmed_at"
         case appMetadata = "app_metadata", userMetadata = "user_metadata"
         case createdAt = "created_at", updatedAt = "updated_at", isAnonymous = "is_anonymous"
@@ -84,6 +87,8 @@ package struct GoTrueUser: Encodable {
         identities = records.map { GoTrueIdentity($0, user: record) }
         createdAt = record.createdAt.formatted(.iso8601)
         updatedAt = max(record.createdAt, record.passwordChangedAt).formatted(.iso8601)
+        // A lock without an end reads as the longest ban, so a client sees that it is banned.
+        bannedUntil = record.lockedAt.map { (record.lockedUntil ?? $0.addingTimeInterval(BanDuration.longest)).formatted(.iso8601) }
         userMetadata = UserMetadata(
             firstName: record.personName.first, lastName: record.personName.last, fullName: record.name
         )

@@ -23,6 +23,17 @@ public enum SecurityEvent: Sendable, Equatable {
     case passkeyRemoved(userID: String, passkeyID: String)
     /// A synced passkey's counter did not grow: accepted, but possibly a cloned authenticator.
     case passkeyCloneWarning(userID: String, passkeyID: String)
+    /// A sign-in was refused by a limit before any check; `limit` names it (`address_limit`, `backoff`, `account_limit`).
+    case signInThrottled(account: String, limit: String)
+    /// A code or a mail was handed to its channel (`sms`, `email`); `account` is the recipient's keyed reference.
+    case messageSent(account: String, channel: String, purpose: String, result: String)
+    /// An external identity was linked to an account.
+    case identityLinked(userID: String, provider: String)
+    /// An external identity was unlinked from an account.
+    case identityUnlinked(userID: String, provider: String)
+    /// An operator did something to an account: `actor` says who (`cli:alice`, `service_role`),
+    /// `action` what (`create`, `update`, `delete`, `lock`, `unlock`, `ban`, `set_password`, …).
+    case administered(actor: String, action: String, userID: String)
 }
 
 /// Why a sign-in the limits admitted was refused.

@@ -32,7 +32,7 @@ extension AuthService {
         }
         let fields = try await mail.redeem(.passwordReset, proof, now: now)
         guard let user = try await users.user(id: fields.userID), user.email == fields.email else { throw GatehouseError.linkExpired }
-        guard user.lockedAt == nil else { return Verified(user: user) }
+        guard !user.isLocked(at: now) else { return Verified(user: user) }
         if let hash {
             try await users.setPassword(userID: user.id, hash: hash, at: now)
             // Every session ends, even one opened this very millisecond; the pipeline opens the new one next.

@@ -60,7 +60,7 @@ extension AuthService {
             throw GatehouseError.refreshRejected(session.revokedReason?.refreshFailure ?? .sessionRevoked)
         }
         guard now < session.expiresAt else { throw GatehouseError.refreshRejected(.sessionExpired) }
-        guard user.lockedAt == nil else { throw GatehouseError.refreshRejected(.accountLocked) }
+        guard !user.isLocked(at: now) else { throw GatehouseError.refreshRejected(.accountLocked) }
         guard user.passwordChangedAt <= session.createdAt else { throw GatehouseError.refreshRejected(.sessionRevoked) }
     }
 }

@@ -30,7 +30,7 @@ extension AuthService {
     /// neither locked nor signed in with a password changed since.
     package func livePrincipal(sessionID: String) async throws -> Principal? {
         guard let (session, user) = try await sessions.sessionWithUser(id: sessionID),
-              session.revokedAt == nil, now < session.expiresAt, user.lockedAt == nil,
+              session.revokedAt == nil, now < session.expiresAt, !user.isLocked(at: now),
               user.passwordChangedAt <= session.createdAt
         else { return nil }
         return Principal(user: user, session: session)

@@ -118,7 +118,7 @@ public struct AuthService: Sendable {
             throw GatehouseError.invalidCredentials
         }
         let user = verified.user
-        guard user.lockedAt == nil else {
+        guard !user.isLocked(at: now) else {
             logger.notice("Sign-in refused", metadata: [
                 "reason": "account_locked", "user.id": "\(user.id)", "client.address": "\(client.address)",
             ])

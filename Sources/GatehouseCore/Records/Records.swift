@@ -12,12 +12,14 @@ public struct UserRecord: Sendable, Equatable {
     /// Sessions opened before this instant are over (a password change ends every session).
     public var passwordChangedAt: Date
     public var lockedAt: Date?
+    /// When a lock ends by itself (a ban for a time); `nil` with ``lockedAt`` set locks until lifted.
+    public var lockedUntil: Date?
     /// The account's email, if it has an email identity; kept with the record for responses.
     public var email: String?
 
     public init(
         id: String = UUID().uuidString.lowercased(), email: String?, name: PersonName,
-        createdAt: Date, passwordChangedAt: Date? = nil, lockedAt: Date? = nil
+        createdAt: Date, passwordChangedAt: Date? = nil, lockedAt: Date? = nil, lockedUntil: Date? = nil
     ) {
         self.id = id
         self.email = email
@@ -25,6 +27,13 @@ public struct UserRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.passwordChangedAt = passwordChangedAt ?? createdAt
         self.lockedAt = lockedAt
+        self.lockedUntil = lockedUntil
+    }
+
+    /// Whether the account is locked or banned at `date`: a ban ends by itself at ``lockedUntil``.
+    public func isLocked(at date: Date) -> Bool {
+        guard lockedAt != nil else { return false }
+        return lockedUntil.map { date < $0 } ?? true
     }
 
     /// The one-line name: first and last joined.

@@ -31,6 +31,11 @@ public protocol UserRepository: Sendable {
     func verifyIdentity(userID: String, provider: IdentityProvider, subject: String, at date: Date) async throws -> Bool
     /// Removes the account's identities of a provider; returns whether there were any.
     func removeIdentity(userID: String, provider: IdentityProvider) async throws -> Bool
+    /// Replaces the account's identities of `identity`'s provider with it, in one transaction;
+    /// ``RepositoryError/duplicateIdentity`` (nothing changed) when another account has it.
+    func replaceIdentity(_ identity: IdentityRecord) async throws
+    /// One page of accounts, oldest first, and how many there are in all.
+    func users(offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int)
 }
 
 extension UserRepository {

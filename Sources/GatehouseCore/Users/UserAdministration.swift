@@ -12,6 +12,10 @@ public struct UserAdministration: Sendable {
     package let rules: FieldRules
     package let numbers: any PhoneNumberReader
     package let clock: @Sendable () -> Date
+    /// Where each change is reported (the audit log), as done by ``actor``.
+    package let events: (any EventSink)?
+    /// Who is administering: `cli:<user>` for the CLI, `service_role` for the admin API.
+    package let actor: String
 
     /// Creates an administration over a repository.
     /// - Parameters:
@@ -20,10 +24,14 @@ public struct UserAdministration: Sendable {
     ///   - hasher: how new passwords are hashed.
     ///   - rules: the email and password rules; seed 000's by default.
     ///   - clock: the time stamps' source.
+    ///   - events: where every change is reported, with `actor` as who made it.
     package init(
         repository: some UserRepository & SessionRepository, numbers: any PhoneNumberReader, hasher: PasswordHasher = PasswordHasher(),
-        rules: FieldRules = FieldRules(), clock: @escaping @Sendable () -> Date = { Date() }
+        rules: FieldRules = FieldRules(), clock: @escaping @Sendable () -> Date = { Date() }, events: (any EventSink)? = nil,
+        actor: String = "cli"
     ) {
+        self.events = events
+        self.actor = actor
         users = repository
         sessions = repository
         self.hasher = hasher
@@ -53,7 +61,7 @@ public struct UserAdministration: Sendable {
             passwordHash: try await hasher.hash(password)
         )
         do {
-            return try await account.create(in: users, at: clock())
+            return reported("create", try await account.create(in: users, at: clock()))
         } catch RepositoryError.duplicateIdentity {
             throw AdministrationError.emailTaken(normalized)
         }
@@ -70,7 +78,7 @@ public struct UserAdministration: Sendable {
         }
         let name = try Self.checked(PersonName(full: name))
         do {
-            return try await NewAccount.phone(number.e164, name: name).create(in: users, at: clock())
+            return reported("create", try await NewAccount.phone(number.e164, name: name).create(in: users, at: clock()))
         } catch RepositoryError.duplicateIdentity {
             throw AdministrationError.phoneTaken(number.e164)
         }
@@ -122,6 +130,7 @@ public struct UserAdministration: Sendable {
         user.lockedAt = locked ? (user.lockedAt ?? clock()) : nil
         try await users.updateUser(user)
         if locked { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: clock(), reason: .accountLocked) }
+        reported(locked ? "lock" : "unlock", user)
     }
 
     /// Replaces a password and ends every session signed in with the old one (seed 001 edge case).
@@ -131,12 +140,21 @@ public struct UserAdministration: Sendable {
         let changedAt = clock()
         try await users.setPassword(userID: user.id, hash: try await hasher.hash(password), at: changedAt)
         _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: changedAt, reason: .passwordChanged)
+        reported("set_password", user)
     }
 
     /// Removes an account and its sessions.
     public func delete(account selector: AccountSelector) async throws {
         let user = try await account(selector)
         _ = try await users.deleteUser(id: user.id)
+        reported("delete", user)
+    }
+
+    /// Reports an operator's change to `user` and returns it.
+    @discardableResult
+    package func reported(_ action: String, _ user: UserRecord) -> UserRecord {
+        events?.record(.administered(actor: actor, action: action, userID: user.id), at: clock(), address: nil, device: nil)
+        return user
     }
 
     /// ``setLocked(_:account:)`` for the account with this email.

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Which audit entries to read: all filters are optional and combine with AND.
+public struct AuditQuery: Sendable, Equatable {
+    public var userID: String?
+    public var since: Date?
+    /// Entry types, exactly (`sign_in.refused`) or by prefix ending in a dot (`admin.`).
+    public var types: [String]
+    /// At most this many, newest first.
+    public var limit: Int
+
+    public init(userID: String? = nil, since: Date? = nil, types: [String] = [], limit: Int = 1000) {
+        self.userID = userID
+        self.since = since
+        self.types = types
+        self.limit = limit
+    }
+}
+
+/// Where the audit log is kept.
+public protocol AuditRepository: Sendable {
+    /// Stores the entries in one transaction: all of them or none.
+    func appendAuditEntries(_ entries: [AuditEntry]) async throws
+    /// The entries that match, newest first, each with its sequence number.
+    func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry]
+    /// Deletes the entries older than `date` in one statement; returns how many.
+    func pruneAuditEntries(before date: Date) async throws -> Int
+}

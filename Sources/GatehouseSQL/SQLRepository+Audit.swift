@@ -1,0 +1,84 @@
+import Foundation
+import GatehouseCore
+import SQLKit
+
+extension SQLRepository: AuditRepository {
+    struct AuditRow: Codable {
+        var id: Int64?
+        var at: Int64
+        var type: String
+        var userId: String?
+        var accountRef: String?
+        var ipAddress: String?
+        var deviceLabel: String?
+        var actor: String?
+        var details: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, at, type, actor, details
+            case userId = "user_id", accountRef = "account_ref", ipAddress = "ip_address", deviceLabel = "device_label"
+        }
+
+        init(_ entry: AuditEntry) {
+            at = entry.at.milliseconds
+            type = entry.type
+            userId = entry.userID
+            accountRef = entry.account
+            ipAddress = entry.address
+            deviceLabel = entry.device
+            actor = entry.actor
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            details = (try? encoder.encode(entry.details)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        }
+
+        var entry: AuditEntry {
+            AuditEntry(
+                id: id, at: Date(milliseconds: at), type: type, userID: userId, account: accountRef, address: ipAddress,
+                device: deviceLabel, actor: actor, details: (try? JSONDecoder().decode([String: String].self, from: Data(details.utf8))) ?? [:]
+            )
+        }
+    }
+
+    /// Rows per INSERT: nine values each keeps a statement far below SQLite's bind limit.
+    static let auditRowsPerInsert = 500
+
+    public func appendAuditEntries(_ entries: [AuditEntry]) async throws {
+        guard !entries.isEmpty else { return }
+        let rows = entries.map(AuditRow.init)
+        try await transaction { db in
+            for start in stride(from: 0, to: rows.count, by: Self.auditRowsPerInsert) {
+                let chunk = Array(rows[start..<min(start + Self.auditRowsPerInsert, rows.count)])
+                try await db.insert(into: "audit_events").models(chunk, nilEncodingStrategy: .asNil).run()
+            }
+        }
+    }
+
+    public func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry] {
+        var select = database.select().column("*").from("audit_events")
+        if let userID = query.userID { select = select.where("user_id", .equal, userID) }
+        if let since = query.since { select = select.where("at", .greaterThanOrEqual, since.milliseconds) }
+        if !query.types.isEmpty {
+            let types = query.types
+            select = select.where { group in
+                types.reduce(group) { group, type in
+                    type.hasSuffix(".") ? group.orWhere(Self.prefix(of: type), .equal, SQLBind(type)) : group.orWhere("type", .equal, type)
+                }
+            }
+        }
+        return try await select.orderBy("id", .descending).limit(max(0, query.limit)).all(decoding: AuditRow.self).map(\.entry)
+    }
+
+    public func pruneAuditEntries(before date: Date) async throws -> Int {
+        try await write {
+            try await database.delete(from: "audit_events").where("at", .lessThan, date.milliseconds).returning("id").all().count
+        }
+    }
+
+    /// `substr(type, 1, n)`: the type's first `n` characters, to match a `admin.`-style prefix
+    /// exactly (LIKE would read `_` as a wildcard). The length is a literal: PostgreSQL's
+    /// `substr` takes an integer, not a bound bigint.
+    private static func prefix(of type: String) -> SQLFunction {
+        SQLFunction("substr", args: SQLColumn("type"), SQLLiteral.numeric("1"), SQLLiteral.numeric("\(type.count)"))
+    }
+}
