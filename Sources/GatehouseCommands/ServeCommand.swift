@@ -62,6 +62,8 @@ public struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var connections: ConnectionOptions
 
+    @OptionGroup(title: "Operations") var operations: OperationsOptions
+
     @Option(help: "An origin besides --public-url's where passkeys may be used, such as android:apk-key-hash:… for an Android app (repeatable).")
     var passkeyOrigin: [String] = []
 
@@ -93,6 +95,7 @@ public struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--database postgres://… needs GATEHOUSE_KEY_ENCRYPTION_KEY or --key-encryption-key-file (`gatehouse keys new-kek` makes one)")
         }
         if let anonKey, anonKey.isEmpty { throw ValidationError("--anon-key must not be empty") }
+        if operations.metricsCollide(with: port) { throw ValidationError("--metrics-port must differ from --port") }
         if port == 0, try google.settings() != nil, google.publicUrl == nil {
             throw ValidationError("--port 0 with Google needs --public-url (the provider must know the callback's port)")
         }
@@ -185,6 +188,7 @@ public struct ServeCommand: AsyncParsableCommand {
         configuration.mailPolicy = email.policy
         let mailDemo: String? = if case .outbox(let path) = configuration.email, demo { path } else { nil }
         if let anonKey { configuration.supabaseAnonKey = anonKey }
+        operations.apply(to: &configuration)
         let demo = demo
         let host = host
         let scheme = connections.scheme

@@ -120,6 +120,14 @@ extension SQLRepository: SessionRepository {
             .map(\.record)
     }
 
+    public func countLiveSessions(at date: Date) async throws -> Int {
+        struct Count: Decodable { let count: Int64 }
+        let query: SQLQueryString = """
+            SELECT COUNT(*) AS count FROM sessions WHERE revoked_at IS NULL AND expires_at > \(bind: date.milliseconds)
+            """
+        return Int(try await database.raw(query).first(decoding: Count.self)?.count ?? 0)
+    }
+
     public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
         try await database.select().column("*").from("refresh_tokens").where("token_hash", .equal, hash)
             .first(decoding: RefreshTokenRow.self)?

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 
 /// Applies the ``AbusePolicy`` to sign-in attempts, before any password is hashed.
 ///
@@ -12,6 +13,8 @@ package struct AttemptLimiter: Sendable {
     package let policy: AbusePolicy
     package let keys: AccountKeys
     package let logger: Logger
+    /// Where a throttled sign-in is reported (the audit log).
+    package var events: (any EventSink)?
 
     /// One admitted attempt: the counters its outcome updates.
     package struct Attempt: Sendable {
@@ -55,6 +58,11 @@ package struct AttemptLimiter: Sendable {
                 "reason": "\(longest.0)", "account.ref": "\(account)", "client.address": "\(client.address)",
                 "retry_after": "\(seconds)",
             ])
+            events?.record(
+                .signInThrottled(account: account, limit: longest.0), at: now, address: client.address,
+                device: DeviceLabel.make(userAgent: client.userAgent)
+            )
+            Counter(label: "gatehouse_throttled_total", dimensions: [("limit", longest.0)]).increment()
             throw GatehouseError.rateLimited(retryAfter: seconds)
         }
         if Int.random(in: 0..<512) == 0 {

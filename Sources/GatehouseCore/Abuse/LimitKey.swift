@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 /// Every counter the server keeps in the database, named by what it counts.
 ///
@@ -56,6 +57,28 @@ package enum LimitKey: Sendable, Hashable {
     }
 }
 
+extension LimitKey {
+    /// The limit's name without whom it counts: the `limit` label of `gatehouse_throttled_total`.
+    package var kind: String {
+        switch self {
+        case .signInAddress: "sign_in_address"
+        case .failureStreak: "backoff"
+        case .accountFailures: "account_limit"
+        case .phoneAddress: "phone_address"
+        case .phoneSends: "phone_sends"
+        case .phoneDay: "phone_day"
+        case .smsBudget: "sms_budget"
+        case .providerStarts: "provider_starts"
+        case .spentIDToken: "spent_id_token"
+        case .signUpAddress: "sign_up_address"
+        case .mailAddress: "mail_address"
+        case .mailRecipient: "mail_recipient"
+        case .mailBudget: "mail_budget"
+        case .passkeyChallenges: "passkey_challenges"
+        }
+    }
+}
+
 extension ThrottleRepository {
     /// Counts one event on `key`.
     package func hit(_ key: LimitKey, window: TimeInterval, at now: Date) async throws -> ThrottleCounter {
@@ -67,6 +90,7 @@ extension ThrottleRepository {
     package func admit(_ key: LimitKey, maximum: Int, per window: TimeInterval, at now: Date) async throws {
         let counter = try await hit(key, window: window, at: now)
         guard counter.count > maximum else { return }
+        Counter(label: "gatehouse_throttled_total", dimensions: [("limit", key.kind)]).increment()
         throw GatehouseError.rateLimited(retryAfter: counter.wait(window: window, now: now))
     }
 }

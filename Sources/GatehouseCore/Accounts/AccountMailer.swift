@@ -29,6 +29,8 @@ package struct AccountMailer: Sendable {
     package let publicURL: String
     package let logger: Logger
     package var metrics: any MetricsFactory = MetricsSystem.factory
+    /// Where each mail handed to the sender is reported (the audit log).
+    package var events: (any EventSink)?
 
     /// The name of the HMAC key in ``SecretRepository``.
     package static let secretName = "email-code-hmac-v1"
@@ -125,13 +127,16 @@ package struct AccountMailer: Sendable {
                 let budget = try await throttles.hit(.mailBudget, window: 3600, at: now)
                 guard budget.count <= policy.mailsPerHour else {
                     logger.warning("Mail budget for this hour is spent; a mail was dropped", metadata: ["mail.budget": "\(policy.mailsPerHour)"])
+                    report(message, result: "dropped", now: now)
                     return count("dropped")
                 }
                 guard let sender else { throw DeliveryError("no mail sender is configured") }
                 try await sender.send(.email(message))
                 count("sent")
+                report(message, result: "sent", now: now)
             } catch {
                 count("failed")
+                report(message, result: "failed", now: now)
                 logger.error("Mail not sent", metadata: [
                     "mail.to": "\(Self.redacted(message.to))", "mail.action": "\(message.action.rawValue)",
                     "error": "\((error as? DeliveryError)?.reason ?? String(describing: type(of: error)))",
@@ -139,6 +144,14 @@ package struct AccountMailer: Sendable {
             }
         }
         if let deliveries { deliveries.enqueue(job) } else { Task { await job() } }
+    }
+
+    /// The recipient is named by the keyed reference the sign-in limits use for the address.
+    private func report(_ message: EmailMessage, result: String, now: Date) {
+        let event = SecurityEvent.messageSent(
+            account: references.reference(for: message.to), channel: "email", purpose: message.action.rawValue, result: result
+        )
+        events?.record(event, at: now, address: nil, device: nil)
     }
 
     private func count(_ result: String) {

@@ -1,5 +1,6 @@
 import CArgon2
 import Foundation
+import Metrics
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,6 +60,12 @@ package final class HashingPool: @unchecked Sendable {
     }
 
     private static let registry = LockedPools()
+    /// Hashes waiting for a thread (`gatehouse_hashing_queue_depth`).
+    private static let depth = Gauge(label: "gatehouse_hashing_queue_depth")
+    /// How long each hash waited for a thread (`gatehouse_hashing_wait_seconds`).
+    private static let wait = Metrics.Timer(label: "gatehouse_hashing_wait_seconds")
+    /// Sign-ins refused because the queue was full.
+    private static let refused = Counter(label: "gatehouse_throttled_total", dimensions: [("limit", "hashing_queue")])
 
     /// Runs `work` on a hashing thread.
     /// - Parameters:
@@ -71,10 +78,16 @@ package final class HashingPool: @unchecked Sendable {
             condition.lock()
             guard !refusable || jobs.count - head < limits.queueDepth else {
                 condition.unlock()
+                Self.refused.increment()
                 continuation.resume(throwing: GatehouseError.overloaded(retryAfter: 1))
                 return
             }
-            jobs.append { continuation.resume(with: Result { try work() }) }
+            let queued = DispatchTime.now().uptimeNanoseconds
+            jobs.append {
+                Self.wait.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - queued))
+                continuation.resume(with: Result { try work() })
+            }
+            Self.depth.record(jobs.count - head)
             condition.signal()
             condition.unlock()
         }
@@ -86,6 +99,7 @@ package final class HashingPool: @unchecked Sendable {
             while head == jobs.count { condition.wait() }
             let job = jobs[head]
             head += 1
+            Self.depth.record(jobs.count - head)
             if head > 1024, head * 2 > jobs.count {
                 jobs.removeFirst(head)
                 head = 0

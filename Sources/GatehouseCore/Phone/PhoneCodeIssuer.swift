@@ -25,6 +25,8 @@ package struct PhoneCodeIssuer: Sendable {
     package let logger: Logger
     /// Where delivery results are counted (`gatehouse_messages_total{channel, result}`).
     package var metrics: any MetricsFactory = MetricsSystem.factory
+    /// Where each code handed to the gateway is reported (the audit log).
+    package var events: (any EventSink)?
 
     /// The name of the HMAC key in ``SecretRepository``.
     package static let secretName = "phone-code-hmac-v1"
@@ -131,12 +133,20 @@ package struct PhoneCodeIssuer: Sendable {
             guard let sender else { throw DeliveryError("no SMS sender is configured") }
             try await sender.send(.sms(message))
             count(.sms(message), result: "sent")
+            report(message, result: "sent", now: now)
         } catch {
             count(.sms(message), result: "failed")
+            report(message, result: "failed", now: now)
             try? await codes.deletePhoneCode(id: id)
             logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))", "error": "\(Self.describe(error))"])
             throw GatehouseError.smsUnavailable(retryAfter: 30)
         }
+    }
+
+    /// The recipient is named by the keyed reference the sign-in limits use for the number.
+    private func report(_ message: SMSMessage, result: String, now: Date) {
+        let event = SecurityEvent.messageSent(account: references.reference(for: message.to), channel: "sms", purpose: "code", result: result)
+        events?.record(event, at: now, address: nil, device: nil)
     }
 
     private func count(_ message: OutgoingMessage, result: String) {

@@ -8,6 +8,17 @@ extension AuthService {
     /// racing clients and a client that lost the answer stay signed in. A rotated token after
     /// the grace window means it leaked: the whole session is revoked.
     package func refresh(_ presented: String) async throws -> TokenGrant {
+        do {
+            let grant = try await rotating(presented)
+            AuthMetrics.refresh(outcome: "success")
+            return grant
+        } catch {
+            AuthMetrics.refresh(outcome: AuthMetrics.outcome(of: error))
+            throw error
+        }
+    }
+
+    private func rotating(_ presented: String) async throws -> TokenGrant {
         guard let (found, session, user) = try await sessions.refreshTokenChain(hash: RefreshToken.hash(presented)) else {
             throw GatehouseError.refreshRejected(.invalidRefreshToken)
         }

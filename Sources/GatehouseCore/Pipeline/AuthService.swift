@@ -64,7 +64,9 @@ public struct AuthService: Sendable {
         self.phone = phone
         self.google = google
         self.logger = logger
-        limiter = AttemptLimiter(throttles: repository, policy: settings.abuse, keys: keys, logger: logger)
+        var limiter = AttemptLimiter(throttles: repository, policy: settings.abuse, keys: keys, logger: logger)
+        limiter.events = events
+        self.limiter = limiter
         dummyHash = try await hasher.hash(RefreshToken.generate())
     }
 
@@ -94,6 +96,17 @@ public struct AuthService: Sendable {
     /// - Returns: the account, whether it was just created, the flow that proved it (if any),
     ///   and the device token the client should keep.
     package func admit(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
+        do {
+            let admission = try await admitting(grant, from: client)
+            AuthMetrics.signIn(method: grant.method, outcome: "success")
+            return admission
+        } catch {
+            AuthMetrics.signIn(method: grant.method, outcome: AuthMetrics.outcome(of: error))
+            throw error
+        }
+    }
+
+    private func admitting(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
         try check(grant)
         let attempt = try await limiter.admit(grant.identifier, from: client, now: now)
         let outcome: Verified?

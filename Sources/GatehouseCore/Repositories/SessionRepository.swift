@@ -15,6 +15,8 @@ public protocol SessionRepository: Sendable {
     func revokeSession(id: String, at: Date, reason: SessionEndReason) async throws
     /// The user's sessions that are neither revoked nor expired at `at`, most recently used first.
     func liveSessions(userID: String, at: Date) async throws -> [SessionRecord]
+    /// How many sessions of all users are neither revoked nor expired at `at` (the metrics' gauge).
+    func countLiveSessions(at: Date) async throws -> Int
 
     /// The web session with this id hash, whatever the state of its session.
     func webSession(hash: String) async throws -> WebSessionRecord?

@@ -15,18 +15,7 @@ public enum BanDuration: Sendable, Equatable {
             self = .lift
             return
         }
-        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("h", 3600), ("m", 60), ("s", 1)]
-        var rest = Substring(text), total = 0.0
-        guard !rest.isEmpty, rest.count <= 40 else { return nil }
-        while !rest.isEmpty {
-            let digits = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-            guard !digits.isEmpty, let value = Double(digits) else { return nil }
-            rest = rest.dropFirst(digits.count)
-            guard let unit = units.first(where: { rest.hasPrefix($0.suffix) }) else { return nil }
-            rest = rest.dropFirst(unit.suffix.count)
-            total += value * unit.seconds
-        }
-        guard total > 0, total <= Self.longest else { return nil }
+        guard let total = TimeSpan.seconds(text, days: false), total <= Self.longest else { return nil }
         self = .seconds(total)
     }
 }

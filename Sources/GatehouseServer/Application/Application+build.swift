@@ -7,6 +7,7 @@ import HummingbirdTLS
 import NIOCore
 import NIOSSL
 import Logging
+import ServiceLifecycle
 
 /// Builds the Gatehouse application: storage, keys, hashing and routes, ready to run.
 ///
@@ -23,6 +24,11 @@ public func buildApplication(
     let storage = try await Storage.open(try DatabaseLocation(configuration.databasePath), logger: logger)
     let repository = storage.repository
     let deliveries = DeliveryQueue(logger: logger)
+    let audit = try configuration.audit.enabled ? AuditLog.compose(configuration, repository: repository, deliveries: deliveries, logger: logger) : nil
+    // The pipeline reports to the audit log and to any sink the caller gave.
+    var composed = configuration
+    let sinks = [configuration.events, audit].compactMap { $0 }
+    composed.events = sinks.count > 1 ? EventFanOut(sinks) : sinks.first
     let router: Router<GatehouseRequestContext>
     do {
         // Migrated (or checked) before the routes are built: the services read server secrets from the schema.
@@ -31,17 +37,22 @@ public func buildApplication(
         } else {
             try await repository.requireCurrentSchema()
         }
-        router = try await buildRouter(configuration, repository: repository, deliveries: deliveries, logger: logger)
+        router = try await buildRouter(composed, repository: repository, deliveries: deliveries, logger: logger)
     } catch {
         try? await storage.close()
         throw error
+    }
+    let clock = configuration.clock
+    let metrics = configuration.metrics.map { endpoint in
+        MetricsServer.make(endpoint, sessions: repository, clock: clock, logger: logger) as any Service
     }
     let app = Application(
         router: router,
         server: try serverBuilder(configuration),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
-        // The queue is stopped before storage (services stop in reverse), so its jobs finish.
-        services: [storage, deliveries],
+        // Services stop in reverse after the server: the metrics listener, then the audit log
+        // writes what is left (its forwards joining the queue), then the queue drains, then storage closes.
+        services: [storage, deliveries] + [audit as (any Service)?, metrics].compactMap { $0 },
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )

@@ -26,10 +26,12 @@ extension AuthService {
         )
         let accountKeys = try await AccountKeys.open(repository)
         let phone = try await configuration.phone.asyncMap { policy in
-            try await PhoneCodeIssuer.open(
+            var issuer = try await PhoneCodeIssuer.open(
                 repository, numbers: LibPhoneNumber(), references: accountKeys, sender: try configuration.sms.makeSender(logger: logger),
                 deliveries: deliveries, policy: policy, logger: logger
             )
+            issuer.events = configuration.events
+            return issuer
         }
         let publicURL = configuration.resolvedPublicURL
         let google = try await configuration.google.asyncMap { settings in
@@ -40,10 +42,11 @@ extension AuthService {
         // Mail exists when a sender is configured or the app needs it (then `serve` refuses to
         // start without a sender, so no mail is ever silently lost).
         let mailSender = try configuration.email.makeSender(logger: logger)
-        let mail = mailSender == nil && !configuration.accounts.sendsMail ? nil : try await AccountMailer.open(
+        var mail = mailSender == nil && !configuration.accounts.sendsMail ? nil : try await AccountMailer.open(
             repository, references: accountKeys, sender: mailSender, deliveries: deliveries, policy: configuration.mailPolicy,
             login: configuration.login, publicURL: publicURL, logger: logger
         )
+        mail?.events = configuration.events
         let passkeys = RelyingParty(publicURL: publicURL, name: configuration.login.appName, extraOrigins: configuration.passkeyOrigins)
             .map { PasskeyStore(party: $0, repository: repository) }
         let breached = try configuration.breachedPasswordURL.map { try RangeBreachedPasswords(url: $0) }

@@ -81,8 +81,14 @@ public struct GatehouseConfiguration: Sendable {
     public var graphQL = GraphQLLimits()
     /// Threads and queue of the password hasher.
     public var hashing = HashingLimits()
-    /// Where security events go (sign-ins, refusals, ended sessions); `nil` records none.
+    /// Another place security events go besides the audit log (a test's recorder).
     public var events: (any EventSink)?
+    /// The audit log: on by default, kept 90 days (`--audit-retention`, `--no-audit`, `--audit-webhook`).
+    public var audit = AuditSettings()
+    /// The key that opens Supabase's admin API under `/auth/v1/admin` (`--service-role-key`); `nil` serves none.
+    public var serviceRoleKey: String?
+    /// Where `/metrics` is served (`--metrics-port`); `nil` serves none.
+    public var metrics: MetricsEndpoint?
     /// Whether to log each request's method, path and status.
     public var logRequests: Bool = true
     /// The clock every expiry is measured against; injected so tests can move time.

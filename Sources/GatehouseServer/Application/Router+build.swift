@@ -1,5 +1,6 @@
 import GatehouseCore
 import GatehouseHTTP
+import GatehousePhoneNumbers
 import GraphQLSurface
 import Hummingbird
 import Logging
@@ -29,6 +30,8 @@ public func buildRouter(
     if configuration.logRequests {
         router.add(middleware: RequestLogMiddleware(level: .info))
     }
+    // Request counts and durations by route and status (only recorded when `serve --metrics-port` bootstrapped a registry).
+    if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
     router.add(middleware: JSONErrorMiddleware())
     AuthController(service: service).addRoutes(to: router)
     AccountController(service: service).addRoutes(to: router)
@@ -39,6 +42,13 @@ public func buildRouter(
     try GraphQLController(service: service, messages: configuration.login.messages, limits: configuration.graphQL).addRoutes(to: router)
     if let anonKey = configuration.supabaseAnonKey {
         GoTrueController(service: service, anonKey: anonKey).addRoutes(to: router)
+    }
+    if let serviceRoleKey = configuration.serviceRoleKey {
+        let admin = UserAdministration(
+            repository: repository, numbers: LibPhoneNumber(), hasher: service.hasher, rules: configuration.login.rules,
+            clock: configuration.clock, events: configuration.events, actor: "service_role"
+        )
+        GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey).addRoutes(to: router)
     }
     if service.google != nil {
         GoogleController(service: service).addRoutes(to: router)
