@@ -230,6 +230,7 @@ let package = Package(
             dependencies: [
                 "GatehouseCore",
                 "GatehouseSQL",
+                "GatehousePhoneNumbers",
                 "GatehouseClient",
                 "GatehouseCommands",
                 "GatehouseServer",

@@ -29,10 +29,36 @@ public struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens the database, migrates it, runs `body` with an administration over it, and closes it.
+    ///
+    /// Every change is audited as done by `cli:<login name>`, written before the database closes
+    /// (whether `body` succeeded or not: a change made before a later failure is still recorded).
     public func withAdministration<T>(_ body: (UserAdministration) async throws -> T) async throws -> T {
+        try await withStorage { storage in
+            let audit = AuditLog(repository: storage.repository, logger: Logger(label: "gatehouse"))
+            let admin = UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), events: audit, actor: Self.actor)
+            do {
+                let result = try await body(admin)
+                try await audit.flush()
+                return result
+            } catch {
+                try? await audit.flush()
+                throw error
+            }
+        }
+    }
+
+    /// Opens the database, migrates it, runs `body` with it, and closes it.
+    public func withStorage<T>(_ body: (Storage) async throws -> T) async throws -> T {
         try await Storage.with(try location(), logger: Logger(label: "gatehouse")) { storage in
             try await storage.repository.migrate()
-            return try await body(UserAdministration(repository: storage.repository, numbers: LibPhoneNumber()))
+            return try await body(storage)
         }
+    }
+
+    /// Who the audit log says ran a command: `cli:` and the login name.
+    static var actor: String {
+        let environment = ProcessInfo.processInfo.environment
+        let name = environment["USER"] ?? environment["LOGNAME"] ?? getpwuid(geteuid()).flatMap { String(validatingCString: $0.pointee.pw_name) } ?? "unknown"
+        return "cli:" + String(name.filter { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }.prefix(64))
     }
 }

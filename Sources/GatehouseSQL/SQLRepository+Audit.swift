@@ -56,7 +56,12 @@ extension SQLRepository: AuditRepository {
 
     public func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry] {
         var select = database.select().column("*").from("audit_events")
-        if let userID = query.userID { select = select.where("user_id", .equal, userID) }
+        if let userID = query.userID {
+            let accounts = query.accounts
+            select = select.where { group in
+                accounts.reduce(group.where("user_id", .equal, userID)) { $0.orWhere("account_ref", .equal, $1) }
+            }
+        }
         if let since = query.since { select = select.where("at", .greaterThanOrEqual, since.milliseconds) }
         if !query.types.isEmpty {
             let types = query.types

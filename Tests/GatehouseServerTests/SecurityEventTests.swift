@@ -39,8 +39,8 @@ import Testing
 
             let entries = recorder.all
             try #require(entries.count == 4, "\(entries)")
-            guard case .signInRefused(let known, "password", .invalidCredentials) = entries[0].event,
-                  case .signInRefused(let unknown, "password", .invalidCredentials) = entries[1].event
+            guard case .signInRefused(let known, "password", .invalidCredentials, nil) = entries[0].event,
+                  case .signInRefused(let unknown, "password", .invalidCredentials, nil) = entries[1].event
             else { Issue.record("refusals: \(entries)"); return }
             // Accounts are named by keyed references: never the email typed, known or not.
             #expect(known.count == 32 && unknown.count == 32 && known != unknown)

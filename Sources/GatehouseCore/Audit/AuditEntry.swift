@@ -49,8 +49,8 @@ extension AuditEntry {
         switch event {
         case .signInSucceeded(let userID, let sessionID, let method):
             (type, self.userID, details) = ("sign_in.succeeded", userID, ["session_id": sessionID, "method": method])
-        case .signInRefused(let account, let method, let reason):
-            (type, self.account, details) = ("sign_in.refused", account, ["method": method, "reason": reason.rawValue])
+        case .signInRefused(let account, let method, let reason, let userID):
+            (type, self.account, self.userID, details) = ("sign_in.refused", account, userID, ["method": method, "reason": reason.rawValue])
         case .signInThrottled(let account, let limit):
             (type, self.account, details) = ("sign_in.throttled", account, ["limit": limit])
         case .sessionEnded(let userID, let sessionID, let reason):

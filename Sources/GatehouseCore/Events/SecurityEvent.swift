@@ -7,8 +7,10 @@ import Foundation
 public enum SecurityEvent: Sendable, Equatable {
     /// A grant passed every check and a session opened.
     case signInSucceeded(userID: String, sessionID: String, method: String)
-    /// A grant was refused after the limits admitted it; `account` is a keyed reference.
-    case signInRefused(account: String, method: String, reason: SignInRefusal)
+    /// A grant was refused after the limits admitted it; `account` is a keyed reference, and
+    /// `userID` is set only when the grant was proved (locked, not verified): a wrong password
+    /// names no account, known or not.
+    case signInRefused(account: String, method: String, reason: SignInRefusal, userID: String? = nil)
     /// A session ended, with why.
     case sessionEnded(userID: String, sessionID: String?, reason: SessionEndReason)
     /// An account was created by signing up (its email not yet verified).

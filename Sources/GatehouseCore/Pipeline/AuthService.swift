@@ -135,14 +135,14 @@ public struct AuthService: Sendable {
             logger.notice("Sign-in refused", metadata: [
                 "reason": "account_locked", "user.id": "\(user.id)", "client.address": "\(client.address)",
             ])
-            report(.signInRefused(account: attempt.account, method: grant.method, reason: .accountLocked), client: client)
+            report(.signInRefused(account: attempt.account, method: grant.method, reason: .accountLocked, userID: user.id), client: client)
             throw GatehouseError.accountLocked
         }
         if case .password = grant, settings.accounts.requireVerifiedEmail, try await !emailVerified(user) {
             logger.notice("Sign-in refused", metadata: [
                 "reason": "email_not_verified", "user.id": "\(user.id)", "client.address": "\(client.address)",
             ])
-            report(.signInRefused(account: attempt.account, method: grant.method, reason: .emailNotVerified), client: client)
+            report(.signInRefused(account: attempt.account, method: grant.method, reason: .emailNotVerified, userID: user.id), client: client)
             throw GatehouseError.emailNotVerified
         }
         return Admission(

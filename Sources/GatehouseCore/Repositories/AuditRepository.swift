@@ -2,15 +2,19 @@ import Foundation
 
 /// Which audit entries to read: all filters are optional and combine with AND.
 public struct AuditQuery: Sendable, Equatable {
+    /// One account's entries: those naming its id, or any of these keyed references (its
+    /// email's and phone's, so refused sign-ins that named it are included).
     public var userID: String?
+    public var accounts: [String] = []
     public var since: Date?
     /// Entry types, exactly (`sign_in.refused`) or by prefix ending in a dot (`admin.`).
     public var types: [String]
     /// At most this many, newest first.
     public var limit: Int
 
-    public init(userID: String? = nil, since: Date? = nil, types: [String] = [], limit: Int = 1000) {
+    public init(userID: String? = nil, accounts: [String] = [], since: Date? = nil, types: [String] = [], limit: Int = 1000) {
         self.userID = userID
+        self.accounts = accounts
         self.since = since
         self.types = types
         self.limit = limit

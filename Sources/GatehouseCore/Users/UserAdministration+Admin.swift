@@ -64,7 +64,7 @@ extension UserAdministration {
         try await setIdentity(.phone, change.phone.map(e164), verified: change.phoneConfirmed, of: user, among: identities, at: now)
         if let password = change.password {
             try await users.setPassword(userID: user.id, hash: try await hasher.hash(password), at: now)
-            _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .passwordChanged)
+            try await endSessions(of: user, at: now, reason: .passwordChanged)
         }
         if let ban = change.ban { try await self.ban(user, ban, at: now) }
         let updated = try await account(.id(user.id))
@@ -97,7 +97,7 @@ extension UserAdministration {
             (user.lockedAt, user.lockedUntil) = (now, now.addingTimeInterval(seconds))
         }
         try await users.updateUser(user)
-        if duration != .lift { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .banned) }
+        if duration != .lift { try await endSessions(of: user, at: now, reason: .banned) }
     }
 
     /// Replaces or re-verifies the account's identity of `provider`.

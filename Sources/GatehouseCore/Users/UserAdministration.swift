@@ -129,7 +129,7 @@ public struct UserAdministration: Sendable {
         var user = try await account(selector)
         user.lockedAt = locked ? (user.lockedAt ?? clock()) : nil
         try await users.updateUser(user)
-        if locked { _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: clock(), reason: .accountLocked) }
+        if locked { try await endSessions(of: user, at: clock(), reason: .accountLocked) }
         reported(locked ? "lock" : "unlock", user)
     }
 
@@ -139,7 +139,7 @@ public struct UserAdministration: Sendable {
         let user = try await account(selector)
         let changedAt = clock()
         try await users.setPassword(userID: user.id, hash: try await hasher.hash(password), at: changedAt)
-        _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: changedAt, reason: .passwordChanged)
+        try await endSessions(of: user, at: changedAt, reason: .passwordChanged)
         reported("set_password", user)
     }
 
@@ -148,6 +148,12 @@ public struct UserAdministration: Sendable {
         let user = try await account(selector)
         _ = try await users.deleteUser(id: user.id)
         reported("delete", user)
+    }
+
+    /// Ends every session of the account, and reports it when there were any.
+    package func endSessions(of user: UserRecord, at date: Date, reason: SessionEndReason) async throws {
+        let ended = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: date, reason: reason)
+        if ended > 0 { events?.record(.sessionEnded(userID: user.id, sessionID: nil, reason: reason), at: date, address: nil, device: nil) }
     }
 
     /// Reports an operator's change to `user` and returns it.

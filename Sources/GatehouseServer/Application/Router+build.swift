@@ -31,7 +31,10 @@ public func buildRouter(
         router.add(middleware: RequestLogMiddleware(level: .info))
     }
     // Request counts and durations by route and status (only recorded when `serve --metrics-port` bootstrapped a registry).
-    if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
+    if configuration.metrics != nil {
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: ErrorResponseMiddleware())
+    }
     router.add(middleware: JSONErrorMiddleware())
     AuthController(service: service).addRoutes(to: router)
     AccountController(service: service).addRoutes(to: router)

@@ -9,7 +9,10 @@ extension Gatehouse {
     struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Manage accounts.",
-            subcommands: [Create.self, List.self, Lock.self, Unlock.self, Delete.self, SetPassword.self, ResetLinkCommand.self]
+            subcommands: [
+                Create.self, List.self, Show.self, Update.self, Lock.self, Unlock.self, Ban.self, Unban.self, Delete.self, SetPassword.self,
+                ResetLinkCommand.self,
+            ]
         )
     }
 }
@@ -120,7 +123,7 @@ extension Gatehouse.Users {
             let formatter = ISO8601DateFormatter()
             print(["EMAIL", "PHONE", "NAME", "STATUS", "CREATED"].joined(separator: "\t"))
             for (user, phone) in users {
-                let status = user.lockedAt == nil ? "active" : "locked"
+                let status = !user.isLocked(at: Date()) ? "active" : user.lockedUntil == nil ? "locked" : "banned"
                 print([user.email ?? "-", phone ?? "-", user.name, status, formatter.string(from: user.createdAt)].joined(separator: "\t"))
             }
         }
