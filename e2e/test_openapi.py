@@ -27,6 +27,11 @@ GOOGLE_OPERATIONS = ["googleSignIn", "googleSignInAPI", "googleFlowToken", "goog
 ACCOUNT_OPERATIONS = ["signUp", "verifyEmail", "resendVerification", "forgotPassword", "resetPassword", "changePassword",
                       "supabaseSignUp", "supabaseResend", "supabaseRecover", "supabaseUpdateUser"]
 
+# Supabase's admin API: fuzzed with the service role key on a server of its own (it creates,
+# bans and deletes users), and with a user's token (refused) in the main run.
+ADMIN_OPERATIONS = ["adminListUsers", "adminCreateUser", "adminGetUser", "adminUpdateUser", "adminDeleteUser"]
+SERVICE_ROLE_KEY = "openapi-service-role-key-0123456789abcdef"
+
 DOCUMENT = ROOT / "docs" / "openapi.yaml"
 CHECKS = ",".join([
     "not_a_server_error", "status_code_conformance", "content_type_conformance",
@@ -59,9 +64,10 @@ def test_openapi_servedDocumentIsDocsOpenapiYaml(server):
 
 def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases():
     # Logout ends the session the other operations use, so it gets a run and a session of its own.
-    server = Server("003-peer-mentor")
+    server = Server("003-peer-mentor", extra=("--service-role-key", SERVICE_ROLE_KEY))
     try:
         anon_key = "peer-mentor-demo-anon-key"
+        admin = [argument for operation in ADMIN_OPERATIONS for argument in ("--include-operation-id", operation)]
         logouts = ["--include-operation-id", "logout", "--include-operation-id", "supabaseLogout"]
         phone = [argument for operation in PHONE_OPERATIONS for argument in ("--include-operation-id", operation)]
         google = [argument for operation in GOOGLE_OPERATIONS + ACCOUNT_OPERATIONS for argument in ("--include-operation-id", operation)]
@@ -70,6 +76,12 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
                     for argument in ("--exclude-operation-id", operation)]]
         runs = [schemathesis(server, access_token(server), anon_key, others, 200),
                 schemathesis(server, access_token(server), anon_key, logouts, 200)]
+        admin_server = Server("003-peer-mentor", extra=("--service-role-key", SERVICE_ROLE_KEY))
+        try:
+            runs.append(schemathesis(admin_server, SERVICE_ROLE_KEY, anon_key, admin, 100))
+            assert "Unexpected error" not in admin_server.log
+        finally:
+            admin_server.close()
         # The phone routes are served by an app that lists phone: UrbanNest's, with its outbox.
         phone_server = PhoneServer(extra=("--anon-key", "urbannest-anon-key"))
         try:

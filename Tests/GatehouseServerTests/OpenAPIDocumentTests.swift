@@ -39,6 +39,7 @@ import Testing
         let fixture = try await Fixture()
         var configuration = fixture.configuration
         configuration.supabaseAnonKey = "key"
+        configuration.serviceRoleKey = "service-role-key-0123456789abcdef0123456789"
         configuration.phone = PhonePolicy()
         configuration.google = try ExternalProviderSettings(clientIDs: ["web.apps.example"])
         let database = try await SQLiteDatabase(path: fixture.databasePath, logger: Logger(label: "t"))
