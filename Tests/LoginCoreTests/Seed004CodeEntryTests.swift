@@ -26,7 +26,7 @@ import Testing
             update(&expected)
             let actual = form.send(event, to: &state)
             #expect(state == expected, "state after \(event)", sourceLocation: sourceLocation)
-            #expect(actual == effects, "effects of \(event)", sourceLocation: sourceLocation)
+            #expect(actual.untracked == effects, "effects of \(event)", sourceLocation: sourceLocation)
         }
 
         /// Types a whole code, which submits it.

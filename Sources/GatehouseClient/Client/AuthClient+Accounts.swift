@@ -32,6 +32,7 @@ extension AuthClient {
 
     /// Runs a sign-up effect that needs the network and returns the event to feed back.
     public func perform(_ effect: SignUpEffect) async -> SignUpEvent? {
+        if case .track(let event) = effect { track(event) }
         guard case .signUp(let name, let email, let password) = effect else { return nil }
         do {
             return .signUpResponse(.success(try await signUp(email: email, password: password, name: name)))

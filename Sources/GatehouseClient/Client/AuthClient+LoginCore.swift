@@ -7,6 +7,7 @@ extension AuthClient {
     /// by then, since ``signIn(email:password:)`` stores the session before returning. Other
     /// effects belong to the UI and return `nil`.
     public func perform(_ effect: LoginEffect) async -> LoginEvent? {
+        if case .track(let event) = effect { track(event) }
         guard case .authenticate(let credentials) = effect else { return nil }
         do {
             let session = try await signIn(email: credentials.email, password: credentials.password)
@@ -14,6 +15,16 @@ extension AuthClient {
         } catch {
             return .loginResponse(.failure(Self.failure(error)))
         }
+    }
+
+    /// Every analytics event the screens report through ``perform(_:)``, as it happens (seed
+    /// 004's `screen_view`, `login_otp_requested`, …): hand them to your analytics SDK.
+    /// Nothing is reported when the app file turns analytics off.
+    public var analytics: AsyncStream<AnalyticsEvent> { analyticsEvents.stream() }
+
+    /// Reports an analytics event to every ``analytics`` stream (a `.track` effect).
+    public func track(_ event: AnalyticsEvent) {
+        analyticsEvents.emit(event)
     }
 
     /// LoginCore's outcome for an error of a sign-in call; anything not an ``AuthError`` is the network's.

@@ -59,6 +59,9 @@ extension AuthClient {
             } catch {
                 return .enrolled(.failure(Self.failure(error)))
             }
+        case .track(let event):
+            track(event)
+            return nil
         case .rememberDeclined, .rememberEnrolled, .announce:
             return nil
         }
@@ -66,6 +69,7 @@ extension AuthClient {
 
     /// Runs a passkey sign-in effect and returns the event to feed back.
     public func perform(_ effect: PasskeySignInEffect, authenticator: any PlatformAuthenticator) async -> PasskeySignInEvent? {
+        if case .track(let event) = effect { track(event) }
         guard case .signInWithPasskey = effect else { return nil }
         do {
             return .signInResponse(.success(loginSuccess(try await signInWithPasskey(using: authenticator))))

@@ -49,6 +49,9 @@ extension AuthClient {
             } catch {
                 return .resendResponse(.failure(Self.failure(error)))
             }
+        case .track(let event):
+            track(event)
+            return nil
         default:
             return nil
         }

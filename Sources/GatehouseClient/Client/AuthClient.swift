@@ -17,6 +17,8 @@ import LoginCore
 public final class AuthClient: Sendable {
     let manager: SessionManager
     let events = SessionEvents()
+    /// The screens' analytics events, as ``perform(_:)`` runs their `.track` effects.
+    let analyticsEvents = Broadcast<AnalyticsEvent>()
     let transport: any AuthTransport
     let http: any HTTPExecutor
     let configuration: ClientConfiguration

@@ -1,15 +1,18 @@
 import Foundation
 import Synchronization
 
-/// Fans session changes out to every open `sessionChanges` stream.
-final class SessionEvents: Sendable {
-    private let continuations = Mutex<[UUID: AsyncStream<SessionChange>.Continuation]>([:])
+/// Session changes, fanned out to every open `sessionChanges` stream.
+typealias SessionEvents = Broadcast<SessionChange>
 
-    /// A new stream that starts with `initial`.
-    func stream(initial: SessionChange) -> AsyncStream<SessionChange> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SessionChange.self)
+/// Fans values out to every open stream (session changes, analytics events).
+final class Broadcast<Value: Sendable>: Sendable {
+    private let continuations = Mutex<[UUID: AsyncStream<Value>.Continuation]>([:])
+
+    /// A new stream that starts with `initial`, if any.
+    func stream(initial: Value? = nil) -> AsyncStream<Value> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
         let id = UUID()
-        continuation.yield(initial)
+        if let initial { continuation.yield(initial) }
         continuation.onTermination = { [weak self] _ in
             _ = self?.continuations.withLock { $0.removeValue(forKey: id) }
         }
@@ -17,9 +20,9 @@ final class SessionEvents: Sendable {
         return stream
     }
 
-    func emit(_ change: SessionChange) {
+    func emit(_ value: Value) {
         for continuation in continuations.withLock({ Array($0.values) }) {
-            continuation.yield(change)
+            continuation.yield(value)
         }
     }
 }

@@ -71,4 +71,6 @@ public enum CodeEntryEffect: Equatable, Sendable {
     case backToNumber
     case startClock
     case stopClock
+    /// Report this analytics event.
+    case track(AnalyticsEvent)
 }

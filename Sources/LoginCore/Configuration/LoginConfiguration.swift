@@ -18,6 +18,9 @@ public struct LoginConfiguration: Equatable, Sendable {
     public var theme: LoginTheme
     /// The app's mark, replacing Gatehouse's generic one on every screen.
     public var logo: LoginLogo?
+    /// Whether the screens report analytics events (`.track` effects); an app file's
+    /// `"analytics": false` turns them off.
+    public var analytics: Bool
 
     /// Creates a configuration; every parameter defaults to seed 000.
     public init(
@@ -26,8 +29,10 @@ public struct LoginConfiguration: Equatable, Sendable {
         rules: FieldRules = FieldRules(),
         messages: MessageCatalogue = MessageCatalogue(),
         theme: LoginTheme = LoginTheme(),
-        logo: LoginLogo? = nil
+        logo: LoginLogo? = nil,
+        analytics: Bool = true
     ) {
+        self.analytics = analytics
         self.appName = appName
         self.submitPolicy = submitPolicy
         self.rules = rules
@@ -42,7 +47,7 @@ public struct LoginConfiguration: Equatable, Sendable {
 
 extension LoginConfiguration: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case appName, submitPolicy, rules, messages, theme, logo
+        case appName, submitPolicy, rules, messages, theme, logo, analytics
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,7 +60,8 @@ extension LoginConfiguration: Codable {
             rules: try container.decodeIfPresent(FieldRules.self, forKey: .rules) ?? base.rules,
             messages: try container.decodeIfPresent(MessageCatalogue.self, forKey: .messages) ?? base.messages,
             theme: try container.decodeIfPresent(LoginTheme.self, forKey: .theme) ?? base.theme,
-            logo: try container.decodeIfPresent(LoginLogo.self, forKey: .logo)
+            logo: try container.decodeIfPresent(LoginLogo.self, forKey: .logo),
+            analytics: try container.decodeIfPresent(Bool.self, forKey: .analytics) ?? base.analytics
         )
     }
 }

@@ -15,4 +15,6 @@ public enum LoginEffect: Equatable, Sendable {
     case startClock
     /// The countdown is over; stop sending ticks.
     case stopClock
+    /// Report this analytics event (``AnalyticsEvent``); never sent when the app turns analytics off.
+    case track(AnalyticsEvent)
 }

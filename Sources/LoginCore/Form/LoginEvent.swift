@@ -2,6 +2,8 @@ import Foundation
 
 /// Something that happened on the login screen or came back from the network.
 public enum LoginEvent: Equatable, Sendable {
+    /// The screen was shown (`screen_view {screen_name: "login"}`).
+    case appeared
     case emailChanged(String)
     case emailBlurred
     case passwordChanged(String)

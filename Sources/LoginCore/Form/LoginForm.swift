@@ -34,7 +34,7 @@ public struct LoginForm: Sendable {
     ///   - event: what happened.
     ///   - state: the screen's state, updated in place.
     /// - Returns: the effects the caller must run, in order.
-    public func send(_ event: LoginEvent, to state: inout LoginState) -> [LoginEffect] {
+    func step(_ event: LoginEvent, to state: inout LoginState) -> [LoginEffect] {
         let before = state
         let effects = apply(event, to: &state)
         state.isSubmitEnabled = submitEnabled(state)
@@ -44,6 +44,7 @@ public struct LoginForm: Sendable {
     private func apply(_ event: LoginEvent, to state: inout LoginState) -> [LoginEffect] {
         if state.isSubmitting, !event.isResponse, !event.isTick { return [] }
         switch event {
+        case .appeared: return []
         case .emailChanged(let value): change(.email, to: value, in: &state)
         case .passwordChanged(let value): change(.password, to: value, in: &state)
         case .emailBlurred: validate(.email, in: &state)

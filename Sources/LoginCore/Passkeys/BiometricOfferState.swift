@@ -54,4 +54,6 @@ public enum BiometricOfferEffect: Equatable, Sendable {
     case rememberEnrolled
     /// Have assistive technology speak this text.
     case announce(String)
+    /// Report this analytics event.
+    case track(AnalyticsEvent)
 }

@@ -45,4 +45,6 @@ public enum PasskeySignInEffect: Equatable, Sendable {
     case focusEmail
     /// Have assistive technology speak this text.
     case announce(String)
+    /// Report this analytics event.
+    case track(AnalyticsEvent)
 }

@@ -2,6 +2,8 @@ import Foundation
 
 /// Something that happened on the phone screen or came back from the network.
 public enum PhoneSignInEvent: Equatable, Sendable {
+    /// The screen was shown (`screen_view`).
+    case appeared
     /// The allowed regions arrived; `preferred` (a code) is selected if it is among them.
     case countriesLoaded([PhoneCountry], preferred: String?)
     /// A region was picked.
@@ -36,4 +38,6 @@ public enum PhoneSignInEffect: Equatable, Sendable {
     case openOtherMode(digits: String, country: String?)
     case startClock
     case stopClock
+    /// Report this analytics event.
+    case track(AnalyticsEvent)
 }

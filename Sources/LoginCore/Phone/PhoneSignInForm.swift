@@ -22,7 +22,7 @@ public struct PhoneSignInForm: Sendable {
     }
 
     /// Applies one event and returns the effects the host must run, in order.
-    public func send(_ event: PhoneSignInEvent, to state: inout PhoneSignInState) -> [PhoneSignInEffect] {
+    func step(_ event: PhoneSignInEvent, to state: inout PhoneSignInState) -> [PhoneSignInEffect] {
         let before = state
         let effects = apply(event, to: &state)
         state.isSendEnabled = sendEnabled(state)
@@ -37,6 +37,7 @@ public struct PhoneSignInForm: Sendable {
             }
         }
         switch event {
+        case .appeared: return []
         case .countriesLoaded(let countries, let preferred):
             state.countries = countries
             select(countries.first { $0.code == preferred } ?? state.country.flatMap { c in countries.first { $0.code == c.code } } ?? countries.first, in: &state)

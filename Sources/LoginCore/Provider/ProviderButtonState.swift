@@ -44,6 +44,8 @@ public enum ProviderButtonEffect: Equatable, Sendable {
     case announce(String)
     /// Leave the screen: Home, or the profile step for a new account.
     case navigate(ProviderDestination)
+    /// Report this analytics event.
+    case track(AnalyticsEvent)
 }
 
 /// Where a successful provider sign-in goes.

@@ -32,4 +32,6 @@ public enum SignUpEffect: Equatable, Sendable {
     case signUp(name: String, email: String, password: String)
     /// Have assistive technology speak this text.
     case announce(String)
+    /// Report this analytics event.
+    case track(AnalyticsEvent)
 }
