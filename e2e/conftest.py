@@ -46,7 +46,8 @@ class Server:
         self.url = f"{scheme}://localhost:{self.port}"
         Server.instances.append(self)
         self.create_user(EMAIL, NAME, PASSWORD)
-        config_path = ROOT / "examples" / config / "gatehouse.json"
+        # An example's name, or a path to an app file of the test's own.
+        config_path = pathlib.Path(config) if config.endswith(".json") else ROOT / "examples" / config / "gatehouse.json"
         # Account mail goes to this server's own outbox unless the test names a sender.
         self.mail_outbox = os.path.join(self.folder, "mail-outbox.jsonl")
         if not any(option in extra for option in ("--smtp-url", "--email-webhook", "--email-outbox")):

@@ -10,9 +10,10 @@ extension WebController {
     @Sendable package func submitLogin(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let fields = try await WebForm.decode(WebForm.Login.self, from: request, context: context)
         var state = form.initialState()
+        // Typing was reported by the page itself (its first keystroke); the post reports the submit.
         _ = form.send(.emailChanged(fields.email ?? ""), to: &state)
         _ = form.send(.passwordChanged(fields.password ?? ""), to: &state)
-        let effects = form.send(.submit, to: &state)
+        let effects = WebAnalytics.record(form.send(.submit, to: &state))
         var status = HTTPResponse.Status.unprocessableContent
         var retryAfter: Int?
         var resendTo: String?
@@ -21,6 +22,7 @@ extension WebController {
                 let grant = Grant.password(identifier: credentials.email, password: credentials.password)
                 let previous = request.cookies[WebCookies.session]?.value
                 let signIn = try await service.signInToWeb(grant, from: context.client, replacing: previous)
+                WebAnalytics.record(form.send(.loginResponse(.success(WebAnalytics.webSignIn)), to: &state))
                 var response = try signedIn(signIn, request: request)
                 // Seed 003: Home may offer Face ID or fingerprint within 10 minutes of a password sign-in.
                 if service.settings.passkeys.offer { PasskeyCookies.set(PasskeyCookies.afterPassword, on: &response, maxAge: 600) }
@@ -31,7 +33,7 @@ extension WebController {
                 retryAfter = rendered.retryAfter
                 // Only a caller who proved the password hears this, so offering a resend reveals nothing more.
                 if error == .emailNotVerified { resendTo = credentials.email }
-                _ = form.send(.loginResponse(.failure(Self.failure(for: error))), to: &state)
+                WebAnalytics.record(form.send(.loginResponse(.failure(Self.failure(for: error))), to: &state))
             }
         }
         let answer = WebLoginAnswer(

@@ -46,6 +46,7 @@ package struct WebController {
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
         let pages = router.group().add(middleware: WebSessionAuthenticator(service: service)).add(middleware: CSRFMiddleware())
+            .add(middleware: WebAnalyticsMiddleware())
         pages.get("/") { _, context in
             Response.redirect(to: context.identity != nil ? "/home" : "/login", type: .normal)
         }
@@ -80,6 +81,9 @@ package struct WebController {
     @Sendable package func showLogin(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         if context.identity != nil { return Response.redirect(to: "/home", type: .normal) }
         var state = form.initialState()
+        WebAnalytics.record(form.send(.appeared, to: &state))
+        var typing = state
+        WebAnalytics.onFirstInput(form.send(.emailChanged("@"), to: &typing))
         if request.uri.queryParameters["reason"] == "expired" {
             _ = form.send(.sessionEnded(.sessionExpired), to: &state)
         }
@@ -151,7 +155,7 @@ package struct WebController {
     package func html(_ body: String, status: HTTPResponse.Status, csrf: String) -> Response {
         var response = Response(
             status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: body))
+            body: .init(byteBuffer: ByteBuffer(string: WebAnalytics.embed(in: body)))
         )
         response.setCookie(WebCookies.cookie(WebCookies.csrf, csrf))
         return response

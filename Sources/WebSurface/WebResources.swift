@@ -33,6 +33,7 @@ package struct WebResources: Sendable {
             "phone.js": ("text/javascript; charset=utf-8", try read("phone.js")),
             "provider.js": ("text/javascript; charset=utf-8", try read("provider.js")),
             "passkey.js": ("text/javascript; charset=utf-8", try read("passkey.js")),
+            "analytics.js": ("text/javascript; charset=utf-8", try read("analytics.js")),
             "openapi.yaml": ("application/yaml; charset=utf-8", try read("openapi.yaml")),
         ]
         return WebResources(templates: templates, assets: assets.mapValues { (type: $0.0, body: $0.1) })

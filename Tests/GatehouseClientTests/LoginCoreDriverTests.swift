@@ -29,7 +29,9 @@ import Testing
         let form = LoginForm()
         var state = form.initialState()
         let effects = await Self.signIn(try fixture.client(store: store), password: ClientFixture.password, state: &state, form: form)
-        #expect(effects.last == .navigateHome)
+        // The last effect besides the analytics report of the success that follows it.
+        #expect(effects.last { if case .track = $0 { false } else { true } } == .navigateHome)
+        #expect(effects.last == .track(.loginEmailSuccess))
         let stored = try #require(try await store.load())
         #expect(stored.user.email == ClientFixture.email)
         #expect(effects.contains { if case .storeSession(let s) = $0 { s.tokens.refreshToken == stored.refreshToken } else { false } })

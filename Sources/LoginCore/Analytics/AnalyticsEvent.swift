@@ -109,3 +109,42 @@ extension AuthFailure {
         }
     }
 }
+
+/// An effect that may be an analytics report: hosts collect ``tracked`` from every effect list.
+public protocol TrackableEffect: Equatable, Sendable {
+    /// The event this effect reports, if it is a `.track` effect.
+    var tracked: AnalyticsEvent? { get }
+}
+
+extension Array where Element: TrackableEffect {
+    /// The analytics events among these effects, in order.
+    public var trackedEvents: [AnalyticsEvent] { compactMap(\.tracked) }
+}
+
+extension LoginEffect: TrackableEffect {
+    public var tracked: AnalyticsEvent? { if case .track(let event) = self { event } else { nil } }
+}
+
+extension PhoneSignInEffect: TrackableEffect {
+    public var tracked: AnalyticsEvent? { if case .track(let event) = self { event } else { nil } }
+}
+
+extension CodeEntryEffect: TrackableEffect {
+    public var tracked: AnalyticsEvent? { if case .track(let event) = self { event } else { nil } }
+}
+
+extension ProviderButtonEffect: TrackableEffect {
+    public var tracked: AnalyticsEvent? { if case .track(let event) = self { event } else { nil } }
+}
+
+extension SignUpEffect: TrackableEffect {
+    public var tracked: AnalyticsEvent? { if case .track(let event) = self { event } else { nil } }
+}
+
+extension PasskeySignInEffect: TrackableEffect {
+    public var tracked: AnalyticsEvent? { if case .track(let event) = self { event } else { nil } }
+}
+
+extension BiometricOfferEffect: TrackableEffect {
+    public var tracked: AnalyticsEvent? { if case .track(let event) = self { event } else { nil } }
+}

@@ -145,7 +145,7 @@ extension BiometricOffer {
         let effects = step(event, to: &state)
         guard configuration.analytics else { return effects }
         var events: [AnalyticsEvent] = []
-        if before.phase != .offered, state.phase == .offered { events.append(.biometricOfferShown) }
+        if before.phase == .checking, state.phase == .offered { events.append(.biometricOfferShown) }
         if before.phase == .offered, state.phase == .enrolling { events.append(.biometricOfferAccepted) }
         if before.phase == .offered, state.phase == .declined { events.append(.biometricOfferDeclined) }
         if before.phase != .enabled, state.phase == .enabled { events.append(.biometricEnabled) }

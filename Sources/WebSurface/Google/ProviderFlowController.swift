@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseHTTP
 import Hummingbird
+import LoginCore
 
 /// The browser half of signing in with Google (or another OpenID provider).
 ///
@@ -18,7 +19,7 @@ package struct ProviderFlowController {
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
-        let pages = router.group().add(middleware: WebSessionAuthenticator(service: service))
+        let pages = router.group().add(middleware: WebSessionAuthenticator(service: service)).add(middleware: WebAnalyticsMiddleware())
         pages.get("/auth/google/start", use: start)
         pages.get("/auth/google/callback", use: callback)
     }
@@ -40,6 +41,8 @@ package struct ProviderFlowController {
                 started = try await service.startGoogleFlow(
                     purpose: .web, returnTo: query["return_to"].map(String.init), from: context.client
                 )
+                var button = ProviderButtonState()
+                WebAnalytics.record(ProviderButton(configuration: service.settings.login).send(.tapped, to: &button))
             } catch let error as GatehouseError where error != .providerSignIn(.redirectNotAllowed) {
                 // The login page says what went wrong, in the app's words; a refused return_to
                 // is the caller's error (400), and no flow was started.
@@ -76,6 +79,10 @@ package struct ProviderFlowController {
             // Checked again on the way out: a flow stored before the rule tightened lands on Home.
             let stored = flow.returnTo.flatMap { ReturnPath.validated($0, publicURL: service.settings.publicURL) }
             let next = admitted.isNewUser ? "/welcome" : (stored ?? "/home")
+            let button = ProviderButton(configuration: service.settings.login)
+            var buttonState = ProviderButtonState()
+            _ = button.send(.tapped, to: &buttonState)
+            WebAnalytics.record(button.send(.finished(.signedIn(isNewUser: admitted.isNewUser)), to: &buttonState))
             var response = landing(next)
             WebCookies.setSignedIn(&response, sessionID: id, deviceToken: admitted.deviceToken, settings: service.settings)
             return response

@@ -32,7 +32,11 @@ extension WebController {
     /// The button's state after the provider sent the browser back (`?google=` on the page).
     package func providerState(_ request: Request) -> ProviderButtonState {
         var state = ProviderButtonState()
-        if let outcome = Self.landing(request)?.outcome { _ = providerButton.send(.finished(outcome), to: &state) }
+        if let outcome = Self.landing(request)?.outcome {
+            // The flow began on an earlier page (its `login_google_started` came with that request).
+            _ = providerButton.send(.tapped, to: &state)
+            WebAnalytics.record(providerButton.send(.finished(outcome), to: &state))
+        }
         return state
     }
 

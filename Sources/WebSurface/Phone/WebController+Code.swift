@@ -47,6 +47,7 @@ extension WebController {
             do {
                 let previous = request.cookies[WebCookies.session]?.value
                 let signIn = try await service.signInToWeb(.phoneCode(verificationID: id, code: code), from: context.client, replacing: previous)
+                WebAnalytics.record(codeForm.send(.verifyResponse(.success(WebAnalytics.webSignIn)), to: &state))
                 var response = try signedIn(signIn, request: request)
                 response.setCookie(WebCookies.expired(WebCookies.phoneCode))
                 return response
@@ -54,7 +55,7 @@ extension WebController {
                 let rendered = APIError(error)
                 status = rendered.status
                 retryAfter = rendered.retryAfter
-                _ = codeForm.send(.verifyResponse(.failure(Self.failure(for: error))), to: &state)
+                WebAnalytics.record(codeForm.send(.verifyResponse(.failure(Self.failure(for: error))), to: &state))
             }
         }
         return try codeRefused(state, purpose: current.purpose, csrf: csrf, status: status, retryAfter: retryAfter, request: request)

@@ -32,7 +32,10 @@ extension WebController {
     package func showPhone(_ request: Request, context: GatehouseRequestContext, mode: PhoneSignInState.Mode) async throws -> Response {
         if context.identity != nil { return Response.redirect(to: "/home", type: .normal) }
         var state = phoneForm.initialState(mode: mode)
+        WebAnalytics.record(phoneForm.send(.appeared, to: &state))
         _ = phoneForm.send(.countriesLoaded(phoneCountries, preferred: nil), to: &state)
+        var typing = state
+        WebAnalytics.onFirstInput(phoneForm.send(.numberChanged("9", caret: nil), to: &typing))
         if mode == .signIn, request.uri.queryParameters["reason"] == "expired" {
             state.banner = configuration.messages.text(.sessionExpired)
         }
@@ -52,22 +55,25 @@ extension WebController {
         // error; an empty name is LoginCore's own copy.
         var effects = phoneForm.send(.submit, to: &state)
         if mode == .register, case .some(let problem) = Self.nameProblem(fields.name ?? ""), problem != .empty {
+            // Refused here, before anything is sent: no code was requested.
             state.isSending = false
             state.nameError = problem.message
             status = .badRequest
             effects = []
         }
+        WebAnalytics.record(effects)
         for case .sendCode(let code) in effects {
             do {
                 let sent = try await service.sendPhoneCode(
                     code.phone, country: code.country, purpose: mode == .register ? .register : .signIn, name: code.name, from: context.client
                 )
+                WebAnalytics.record(phoneForm.send(.sendResponse(.success(sent)), to: &state))
                 return try codeSent(sent, request: request)
             } catch let error as GatehouseError {
                 let rendered = APIError(error)
                 status = rendered.status
                 retryAfter = rendered.retryAfter
-                let effects = phoneForm.send(.sendResponse(.failure(Self.failure(for: error))), to: &state)
+                let effects = WebAnalytics.record(phoneForm.send(.sendResponse(.failure(Self.failure(for: error))), to: &state))
                 // The resend window's announcement (a limit's is its banner, announced by the script).
                 if state.waitsForResend { announcement = effects.compactMap { if case .announce(let text) = $0 { text } else { nil } }.last }
             }

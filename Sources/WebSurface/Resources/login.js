@@ -165,6 +165,7 @@ function start(form, config) {
         headers: { Accept: "application/json" }, signal: AbortSignal.timeout(30000),
       });
       answer = response.status >= 500 ? { banner: config.messages.serverError } : await response.json();
+      window.gatehouseAnalytics?.(response, Boolean(answer.redirect));
       if (!answer.redirect && !answer.banner && !answer.errors) answer = { banner: answer.message || config.messages.serverError };
     } catch (error) {
       answer = { banner: error.name === "TimeoutError" ? config.messages.timeout : config.messages.networkUnavailable };

@@ -34,7 +34,9 @@ async function post(form, timeout, body = new URLSearchParams(new FormData(form)
       headers: { Accept: "application/json" }, signal: AbortSignal.timeout(timeout),
     });
     if (response.status >= 500 && response.status !== 503) return { offline: true };
-    return await response.json();
+    const answer = await response.json();
+    window.gatehouseAnalytics?.(response, Boolean(answer.redirect));
+    return answer;
   } catch {
     return { offline: true };
   }
