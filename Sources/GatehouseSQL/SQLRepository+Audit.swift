@@ -3,7 +3,8 @@ import GatehouseCore
 import SQLKit
 
 extension SQLRepository: AuditRepository {
-    struct AuditRow: Codable {
+    /// A stored entry; ``NewAuditRow`` is the same without the number the database assigns.
+    struct AuditRow: Decodable {
         var id: Int64?
         var at: Int64
         var type: String
@@ -19,6 +20,30 @@ extension SQLRepository: AuditRepository {
             case userId = "user_id", accountRef = "account_ref", ipAddress = "ip_address", deviceLabel = "device_label"
         }
 
+        var entry: AuditEntry {
+            AuditEntry(
+                id: id, at: Date(milliseconds: at), type: type, userID: userId, account: accountRef, address: ipAddress,
+                device: deviceLabel, actor: actor, details: (try? JSONDecoder().decode([String: String].self, from: Data(details.utf8))) ?? [:]
+            )
+        }
+    }
+
+    /// An entry to insert: every column but `id`, nulls written as NULL so every row of a batch has the same columns.
+    struct NewAuditRow: Encodable {
+        var at: Int64
+        var type: String
+        var userId: String?
+        var accountRef: String?
+        var ipAddress: String?
+        var deviceLabel: String?
+        var actor: String?
+        var details: String
+
+        enum CodingKeys: String, CodingKey {
+            case at, type, actor, details
+            case userId = "user_id", accountRef = "account_ref", ipAddress = "ip_address", deviceLabel = "device_label"
+        }
+
         init(_ entry: AuditEntry) {
             at = entry.at.milliseconds
             type = entry.type
@@ -31,13 +56,6 @@ extension SQLRepository: AuditRepository {
             encoder.outputFormatting = .sortedKeys
             details = (try? encoder.encode(entry.details)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         }
-
-        var entry: AuditEntry {
-            AuditEntry(
-                id: id, at: Date(milliseconds: at), type: type, userID: userId, account: accountRef, address: ipAddress,
-                device: deviceLabel, actor: actor, details: (try? JSONDecoder().decode([String: String].self, from: Data(details.utf8))) ?? [:]
-            )
-        }
     }
 
     /// Rows per INSERT: nine values each keeps a statement far below SQLite's bind limit.
@@ -45,7 +63,7 @@ extension SQLRepository: AuditRepository {
 
     public func appendAuditEntries(_ entries: [AuditEntry]) async throws {
         guard !entries.isEmpty else { return }
-        let rows = entries.map(AuditRow.init)
+        let rows = entries.map(NewAuditRow.init)
         try await transaction { db in
             for start in stride(from: 0, to: rows.count, by: Self.auditRowsPerInsert) {
                 let chunk = Array(rows[start..<min(start + Self.auditRowsPerInsert, rows.count)])

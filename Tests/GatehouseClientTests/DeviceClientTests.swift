@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseClient
 import GatehouseModel
+import LoginCore
 import Testing
 
 /// The SDK's device list (issue 24) against the real server: two clients signed in as one
@@ -35,6 +36,31 @@ import Testing
             let mine = try #require(try await client.sessions().first { $0.current })
             try await client.endSession(mine.id)
             #expect(await client.currentSession == nil)
+        }
+    }
+}
+
+/// The SDK's analytics stream (issue 24): what the screens report as `.track` effects, in
+/// order, as the client runs them.
+@Suite struct AnalyticsStreamTests {
+    @Test func A004_theClientYieldsTheEventsItsScreensReport() async throws {
+        try await PasskeyClientTests.withServer { server in
+            let client = AuthClient(transport: try RESTTransport(baseURL: server.url), store: InMemorySessionStore())
+            let stream = await client.analytics
+            let form = LoginForm()
+            var state = form.initialState()
+            var pending = form.send(.appeared, to: &state) + form.send(.emailChanged(PasskeyClientTests.email), to: &state)
+            pending += form.send(.passwordChanged(PasskeyClientTests.password), to: &state) + form.send(.submit, to: &state)
+            while !pending.isEmpty {
+                let effect = pending.removeFirst()
+                if let next = await client.perform(effect) { pending += form.send(next, to: &state) }
+            }
+            var received: [String] = []
+            for await event in stream {
+                received.append(event.name)
+                if received.count == 4 { break }
+            }
+            #expect(received == ["screen_view", "login_email_started", "login_email_submitted", "login_email_success"])
         }
     }
 }
