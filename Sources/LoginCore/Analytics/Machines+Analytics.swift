@@ -1,19 +1,33 @@
 import Foundation
 
-// Each machine's public `send` runs its `step` and then reports what happened as
-// ``AnalyticsEvent``s, derived from the event and the states before and after it: the steps
-// know nothing of analytics, and an app file's `"analytics": false` turns every report off.
+/// A machine whose `send` reports analytics: it runs the machine's `step`, then appends a
+/// `.track` effect for each ``AnalyticsEvent`` that ``analytics(for:before:after:effects:)``
+/// derives from the event and the states before and after it. The steps know nothing of
+/// analytics, and an app file's `"analytics": false` turns every report off.
+public protocol AnalyticsReporting {
+    associatedtype State
+    associatedtype Event
+    associatedtype Effect: TrackableEffect
+    var configuration: LoginConfiguration { get }
+    func step(_ event: Event, to state: inout State) -> [Effect]
+    func analytics(for event: Event, before: State, after: State, effects: [Effect]) -> [AnalyticsEvent]
+    static func track(_ event: AnalyticsEvent) -> Effect
+}
 
-extension LoginForm {
+extension AnalyticsReporting {
     /// Applies one event; returns the effects to run, in order, analytics last.
-    public func send(_ event: LoginEvent, to state: inout LoginState) -> [LoginEffect] {
+    public func send(_ event: Event, to state: inout State) -> [Effect] {
         let before = state
         let effects = step(event, to: &state)
         guard configuration.analytics else { return effects }
-        return effects + analytics(event, before: before, effects: effects).map(LoginEffect.track)
+        return effects + analytics(for: event, before: before, after: state, effects: effects).map(Self.track)
     }
+}
 
-    private func analytics(_ event: LoginEvent, before: LoginState, effects: [LoginEffect]) -> [AnalyticsEvent] {
+extension LoginForm: AnalyticsReporting {
+    public static func track(_ event: AnalyticsEvent) -> LoginEffect { .track(event) }
+
+    public func analytics(for event: LoginEvent, before: LoginState, after: LoginState, effects: [LoginEffect]) -> [AnalyticsEvent] {
         switch event {
         case .appeared: return [.screenView("login")]
         case .emailChanged(let value), .passwordChanged(let value):
@@ -32,16 +46,10 @@ extension LoginForm {
     }
 }
 
-extension PhoneSignInForm {
-    /// Applies one event; returns the effects to run, in order, analytics last.
-    public func send(_ event: PhoneSignInEvent, to state: inout PhoneSignInState) -> [PhoneSignInEffect] {
-        let before = state
-        let effects = step(event, to: &state)
-        guard configuration.analytics else { return effects }
-        return effects + analytics(event, before: before, after: state, effects: effects).map(PhoneSignInEffect.track)
-    }
+extension PhoneSignInForm: AnalyticsReporting {
+    public static func track(_ event: AnalyticsEvent) -> PhoneSignInEffect { .track(event) }
 
-    private func analytics(_ event: PhoneSignInEvent, before: PhoneSignInState, after: PhoneSignInState, effects: [PhoneSignInEffect]) -> [AnalyticsEvent] {
+    public func analytics(for event: PhoneSignInEvent, before: PhoneSignInState, after: PhoneSignInState, effects: [PhoneSignInEffect]) -> [AnalyticsEvent] {
         switch event {
         case .appeared: return [.screenView(before.mode == .signIn ? "login" : "register")]
         case .numberChanged: return before.digits.isEmpty && !after.digits.isEmpty ? [.loginPhoneStarted] : []
@@ -66,12 +74,10 @@ extension PhoneSignInForm {
     }
 }
 
-extension CodeEntryForm {
-    /// Applies one event; returns the effects to run, in order, analytics last.
-    public func send(_ event: CodeEntryEvent, to state: inout CodeEntryState) -> [CodeEntryEffect] {
-        let before = state
-        let effects = step(event, to: &state)
-        guard configuration.analytics else { return effects }
+extension CodeEntryForm: AnalyticsReporting {
+    public static func track(_ event: AnalyticsEvent) -> CodeEntryEffect { .track(event) }
+
+    public func analytics(for event: CodeEntryEvent, before: CodeEntryState, after state: CodeEntryState, effects: [CodeEntryEffect]) -> [AnalyticsEvent] {
         var events: [AnalyticsEvent] = []
         switch event {
         case .verifyResponse(.success) where before.isVerifying: events = [.loginOTPVerified]
@@ -80,16 +86,14 @@ extension CodeEntryForm {
         case .resendResponse(.failure(let failure)) where before.isResending: events = [.loginOTPFailed(failure)]
         default: break
         }
-        return effects + events.map(CodeEntryEffect.track)
+        return events
     }
 }
 
-extension ProviderButton {
-    /// Applies one event; returns the effects to run, in order, analytics last.
-    public func send(_ event: ProviderButtonEvent, to state: inout ProviderButtonState) -> [ProviderButtonEffect] {
-        let before = state
-        let effects = step(event, to: &state)
-        guard configuration.analytics else { return effects }
+extension ProviderButton: AnalyticsReporting {
+    public static func track(_ event: AnalyticsEvent) -> ProviderButtonEffect { .track(event) }
+
+    public func analytics(for event: ProviderButtonEvent, before: ProviderButtonState, after state: ProviderButtonState, effects: [ProviderButtonEffect]) -> [AnalyticsEvent] {
         var events: [AnalyticsEvent] = []
         switch event {
         case .tapped where effects.contains(.startFlow): events = [.loginGoogleStarted]
@@ -98,16 +102,14 @@ extension ProviderButton {
         case .finished(.failed(let failure)) where before.isBusy: events = [.loginGoogleFailed(failure)]
         default: break
         }
-        return effects + events.map(ProviderButtonEffect.track)
+        return events
     }
 }
 
-extension SignUpForm {
-    /// Applies one event; returns the effects to run, in order, analytics last.
-    public func send(_ event: SignUpEvent, to state: inout SignUpState) -> [SignUpEffect] {
-        let before = state
-        let effects = step(event, to: &state)
-        guard configuration.analytics else { return effects }
+extension SignUpForm: AnalyticsReporting {
+    public static func track(_ event: AnalyticsEvent) -> SignUpEffect { .track(event) }
+
+    public func analytics(for event: SignUpEvent, before: SignUpState, after state: SignUpState, effects: [SignUpEffect]) -> [AnalyticsEvent] {
         var events: [AnalyticsEvent] = []
         switch event {
         case .submit where effects.contains(where: { if case .signUp = $0 { true } else { false } }): events = [.signUpSubmitted]
@@ -115,16 +117,14 @@ extension SignUpForm {
         case .signUpResponse(.failure(let failure)) where before.isSubmitting: events = [.signUpFailed(failure)]
         default: break
         }
-        return effects + events.map(SignUpEffect.track)
+        return events
     }
 }
 
-extension PasskeySignIn {
-    /// Applies one event; returns the effects to run, in order, analytics last.
-    public func send(_ event: PasskeySignInEvent, to state: inout PasskeySignInState) -> [PasskeySignInEffect] {
-        let before = state
-        let effects = step(event, to: &state)
-        guard configuration.analytics else { return effects }
+extension PasskeySignIn: AnalyticsReporting {
+    public static func track(_ event: AnalyticsEvent) -> PasskeySignInEffect { .track(event) }
+
+    public func analytics(for event: PasskeySignInEvent, before: PasskeySignInState, after state: PasskeySignInState, effects: [PasskeySignInEffect]) -> [AnalyticsEvent] {
         var events: [AnalyticsEvent] = []
         if effects.contains(.signInWithPasskey) { events.append(.loginPasskeyStarted) }
         if case .signInResponse(let result) = event, before.phase == .prompting {
@@ -134,21 +134,19 @@ extension PasskeySignIn {
             case .failure(let failure): events.append(.loginPasskeyFailed(failure))
             }
         }
-        return effects + events.map(PasskeySignInEffect.track)
+        return events
     }
 }
 
-extension BiometricOffer {
-    /// Applies one event; returns the effects to run, in order, analytics last.
-    public func send(_ event: BiometricOfferEvent, to state: inout BiometricOfferState) -> [BiometricOfferEffect] {
-        let before = state
-        let effects = step(event, to: &state)
-        guard configuration.analytics else { return effects }
+extension BiometricOffer: AnalyticsReporting {
+    public static func track(_ event: AnalyticsEvent) -> BiometricOfferEffect { .track(event) }
+
+    public func analytics(for event: BiometricOfferEvent, before: BiometricOfferState, after state: BiometricOfferState, effects: [BiometricOfferEffect]) -> [AnalyticsEvent] {
         var events: [AnalyticsEvent] = []
         if before.phase == .checking, state.phase == .offered { events.append(.biometricOfferShown) }
         if before.phase == .offered, state.phase == .enrolling { events.append(.biometricOfferAccepted) }
         if before.phase == .offered, state.phase == .declined { events.append(.biometricOfferDeclined) }
         if before.phase != .enabled, state.phase == .enabled { events.append(.biometricEnabled) }
-        return effects + events.map(BiometricOfferEffect.track)
+        return events
     }
 }

@@ -22,7 +22,7 @@ public struct CodeEntryForm: Sendable {
     }
 
     /// Applies one event and returns the effects the host must run, in order.
-    func step(_ event: CodeEntryEvent, to state: inout CodeEntryState) -> [CodeEntryEffect] {
+    public func step(_ event: CodeEntryEvent, to state: inout CodeEntryState) -> [CodeEntryEffect] {
         let before = state
         let effects = apply(event, to: &state)
         state.isVerifyEnabled = !state.isVerifying && !state.isExpired && state.code.count == state.sent.codeLength

@@ -34,7 +34,7 @@ public struct LoginForm: Sendable {
     ///   - event: what happened.
     ///   - state: the screen's state, updated in place.
     /// - Returns: the effects the caller must run, in order.
-    func step(_ event: LoginEvent, to state: inout LoginState) -> [LoginEffect] {
+    public func step(_ event: LoginEvent, to state: inout LoginState) -> [LoginEffect] {
         let before = state
         let effects = apply(event, to: &state)
         state.isSubmitEnabled = submitEnabled(state)

@@ -20,7 +20,7 @@ public struct BiometricOffer: Sendable {
     public var declineLabel: String { messages.text(.biometricOfferDecline) }
 
     /// Applies one event; returns the effects to run, in order.
-    func step(_ event: BiometricOfferEvent, to state: inout BiometricOfferState) -> [BiometricOfferEffect] {
+    public func step(_ event: BiometricOfferEvent, to state: inout BiometricOfferState) -> [BiometricOfferEffect] {
         switch (event, state.phase) {
         case (.appeared(let afterPassword, let hasPasskey, let declinedHere), .hidden):
             guard afterPassword, !hasPasskey, !declinedHere else { return [] }

@@ -19,7 +19,7 @@ public struct PasskeySignIn: Sendable {
     public var usePasswordLabel: String { messages.text(.usePasswordInstead) }
 
     /// Applies one event; returns the effects to run, in order.
-    func step(_ event: PasskeySignInEvent, to state: inout PasskeySignInState) -> [PasskeySignInEffect] {
+    public func step(_ event: PasskeySignInEvent, to state: inout PasskeySignInState) -> [PasskeySignInEffect] {
         switch (event, state.phase) {
         case (.launched(let enrolled), .form):
             guard enrolled else { return [] }

@@ -22,7 +22,7 @@ public struct PhoneSignInForm: Sendable {
     }
 
     /// Applies one event and returns the effects the host must run, in order.
-    func step(_ event: PhoneSignInEvent, to state: inout PhoneSignInState) -> [PhoneSignInEffect] {
+    public func step(_ event: PhoneSignInEvent, to state: inout PhoneSignInState) -> [PhoneSignInEffect] {
         let before = state
         let effects = apply(event, to: &state)
         state.isSendEnabled = sendEnabled(state)

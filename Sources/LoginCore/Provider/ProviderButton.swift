@@ -16,7 +16,7 @@ public struct ProviderButton: Sendable {
     var messages: MessageCatalogue { configuration.messages }
 
     /// Applies an event; returns the effects for the host to run.
-    func step(_ event: ProviderButtonEvent, to state: inout ProviderButtonState) -> [ProviderButtonEffect] {
+    public func step(_ event: ProviderButtonEvent, to state: inout ProviderButtonState) -> [ProviderButtonEffect] {
         switch event {
         case .tapped:
             guard !state.isBusy else { return [] }

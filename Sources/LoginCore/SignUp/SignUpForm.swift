@@ -18,7 +18,7 @@ public struct SignUpForm: Sendable {
     var messages: MessageCatalogue { configuration.messages }
 
     /// Applies one event; returns the effects to run, in order.
-    func step(_ event: SignUpEvent, to state: inout SignUpState) -> [SignUpEffect] {
+    public func step(_ event: SignUpEvent, to state: inout SignUpState) -> [SignUpEffect] {
         let before = state
         let effects = apply(event, to: &state)
         return Self.announcements(from: before, to: state, messages: messages) + effects
