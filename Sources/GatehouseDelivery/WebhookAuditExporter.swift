@@ -5,20 +5,13 @@ import Logging
 /// Forwards audit entries to a SIEM's Standard Webhooks receiver: one signed POST per written
 /// batch, `{"type": "audit.entries", "entries": [...]}`, with the shared retries.
 public struct WebhookAuditExporter: AuditExporter {
-    package let url: String
-    package let signer: WebhookSigner
-    package let delivery: HTTPDelivery
-    package let logger: Logger
+    package let webhook: SignedWebhook
 
     /// - Parameters:
     ///   - url: the receiver; https, or http on loopback only.
     ///   - secret: the shared secret (`whsec_` + base64).
     public init(url: String, secret: String, logger: Logger) throws {
-        try WebhookSigner.check(url: url)
-        self.url = url
-        signer = try WebhookSigner(secret: secret)
-        delivery = HTTPDelivery()
-        self.logger = logger
+        webhook = try SignedWebhook(url: url, secret: secret, logger: logger)
     }
 
     public func export(_ entries: [AuditEntry]) async throws {
@@ -29,6 +22,6 @@ public struct WebhookAuditExporter: AuditExporter {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
-        try await delivery.postSigned(try encoder.encode(Body(entries: entries)), to: url, signer: signer, provider: "audit-webhook", logger: logger)
+        try await webhook.post(try encoder.encode(Body(entries: entries)), provider: "audit-webhook")
     }
 }

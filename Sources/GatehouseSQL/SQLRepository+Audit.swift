@@ -3,33 +3,29 @@ import GatehouseCore
 import SQLKit
 
 extension SQLRepository: AuditRepository {
-    /// A stored entry; ``NewAuditRow`` is the same without the number the database assigns.
+    /// A stored entry: its number and the columns it was inserted with.
     struct AuditRow: Decodable {
-        var id: Int64?
-        var at: Int64
-        var type: String
-        var userId: String?
-        var accountRef: String?
-        var ipAddress: String?
-        var deviceLabel: String?
-        var actor: String?
-        var details: String
+        var id: Int64
+        var fields: NewAuditRow
 
-        enum CodingKeys: String, CodingKey {
-            case id, at, type, actor, details
-            case userId = "user_id", accountRef = "account_ref", ipAddress = "ip_address", deviceLabel = "device_label"
+        private enum Key: String, CodingKey { case id }
+
+        init(from decoder: any Decoder) throws {
+            id = try decoder.container(keyedBy: Key.self).decode(Int64.self, forKey: .id)
+            fields = try NewAuditRow(from: decoder)
         }
 
         var entry: AuditEntry {
             AuditEntry(
-                id: id, at: Date(milliseconds: at), type: type, userID: userId, account: accountRef, address: ipAddress,
-                device: deviceLabel, actor: actor, details: (try? JSONDecoder().decode([String: String].self, from: Data(details.utf8))) ?? [:]
+                id: id, at: Date(milliseconds: fields.at), type: fields.type, userID: fields.userId, account: fields.accountRef,
+                address: fields.ipAddress, device: fields.deviceLabel, actor: fields.actor,
+                details: (try? JSONDecoder().decode([String: String].self, from: Data(fields.details.utf8))) ?? [:]
             )
         }
     }
 
     /// An entry to insert: every column but `id`, nulls written as NULL so every row of a batch has the same columns.
-    struct NewAuditRow: Encodable {
+    struct NewAuditRow: Codable {
         var at: Int64
         var type: String
         var userId: String?

@@ -84,7 +84,8 @@ import Testing
         await server.stop()
     }
 
-    @Test func US3_4_logoutOthersKeepsThisTerminalSignedIn() async throws {
+    /// Two terminals signed in as one user: this one (the keyring) and another (a file store).
+    static func twoTerminals() async throws -> (LoopbackServer, URL, [String: String], URL, [String: String]) {
         let server = try await Self.server()
         let state = try CLIProcess.temporaryDirectory()
         let environment = Self.environment(server, state: state)
@@ -93,6 +94,11 @@ import Testing
         var other = Self.environment(server, state: otherState)
         other["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
         _ = try await CLIProcess.run(["login", "--email", Self.email, "--password-stdin"], input: Self.password, environment: other, in: otherState)
+        return (server, state, environment, otherState, other)
+    }
+
+    @Test func US3_4_logoutOthersKeepsThisTerminalSignedIn() async throws {
+        let (server, state, environment, otherState, other) = try await Self.twoTerminals()
 
         #expect(try await CLIProcess.run(["logout", "--others"], environment: environment, in: state).stdout == "Signed out every other device\n")
         #expect(try await CLIProcess.run(["whoami"], environment: environment, in: state).status == 0)
@@ -102,14 +108,7 @@ import Testing
     }
 
     @Test func I24_sessionsListsBothTerminalsAndEndSignsTheOtherOut() async throws {
-        let server = try await Self.server()
-        let state = try CLIProcess.temporaryDirectory()
-        let environment = Self.environment(server, state: state)
-        _ = try await CLIProcess.run(["login", "--email", Self.email, "--password-stdin"], input: Self.password, environment: environment, in: state)
-        let otherState = try CLIProcess.temporaryDirectory()
-        var other = Self.environment(server, state: otherState)
-        other["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
-        _ = try await CLIProcess.run(["login", "--email", Self.email, "--password-stdin"], input: Self.password, environment: other, in: otherState)
+        let (server, state, environment, otherState, other) = try await Self.twoTerminals()
 
         let listed = try await CLIProcess.run(["sessions", "--json"], environment: environment, in: state)
         let rows = listed.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }

@@ -6,20 +6,14 @@ import Logging
 /// body (`user.email` and `email_data` with `token`, `token_hash`, `redirect_to`,
 /// `email_action_type`, `site_url`), plus the rendered `subject`, `text` and `html`.
 public struct WebhookEmailSender: MessageSender {
-    package let url: String
-    package let signer: WebhookSigner
-    package let delivery: HTTPDelivery
-    package let logger: Logger
+    package let webhook: SignedWebhook
+    package var logger: Logger { webhook.logger }
 
     /// - Parameters:
     ///   - url: the receiver; https, or http on loopback only.
     ///   - secret: the shared secret (`whsec_` + base64).
     public init(url: String, secret: String, logger: Logger) throws {
-        try WebhookSigner.check(url: url)
-        self.url = url
-        signer = try WebhookSigner(secret: secret)
-        delivery = HTTPDelivery()
-        self.logger = logger
+        webhook = try SignedWebhook(url: url, secret: secret, logger: logger)
     }
 
     public func send(_ outgoing: OutgoingMessage) async throws {
@@ -54,7 +48,7 @@ public struct WebhookEmailSender: MessageSender {
             token: message.code, tokenHash: message.token, redirectTo: message.link, emailActionType: message.action.rawValue,
             siteURL: message.siteURL, subject: message.subject, text: text, html: html
         )))
-        try await delivery.postSigned(body, to: url, signer: signer, provider: "email-webhook", logger: logger)
+        try await webhook.post(body, provider: "email-webhook")
         logger.info("Mail handed to the webhook", metadata: ["mail.to": "\(AccountMailer.redacted(message.to))"])
     }
 }

@@ -7,20 +7,14 @@ import Logging
 /// The body is Supabase's Send SMS hook body (`{"user": {"phone"}, "sms": {"otp"}}`) plus the
 /// full text under `sms.message`, so a receiver written for Supabase works unchanged.
 public struct WebhookSMSSender: MessageSender {
-    package let url: String
-    package let signer: WebhookSigner
-    package let delivery: HTTPDelivery
-    package let logger: Logger
+    package let webhook: SignedWebhook
+    package var logger: Logger { webhook.logger }
 
     /// - Parameters:
     ///   - url: the receiver; https, or http on loopback only.
     ///   - secret: the shared secret as Standard Webhooks writes it (`whsec_` + base64).
     public init(url: String, secret: String, logger: Logger) throws {
-        try WebhookSigner.check(url: url)
-        self.url = url
-        signer = try WebhookSigner(secret: secret)
-        delivery = HTTPDelivery()
-        self.logger = logger
+        webhook = try SignedWebhook(url: url, secret: secret, logger: logger)
     }
 
     public func send(_ outgoing: OutgoingMessage) async throws {
@@ -35,7 +29,7 @@ public struct WebhookSMSSender: MessageSender {
             package let sms: SMS
         }
         let body = try JSONEncoder().encode(Body(user: .init(phone: message.to), sms: .init(otp: message.code, message: message.body)))
-        try await delivery.postSigned(body, to: url, signer: signer, provider: "webhook", logger: logger)
+        try await webhook.post(body, provider: "webhook")
         logger.info("SMS handed to the webhook", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))"])
     }
 }
