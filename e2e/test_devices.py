@@ -47,12 +47,12 @@ def rows(driver):
 def test_I24_home_lists_this_browser_and_the_other_client_with_this_one_marked(browser, server, axe_source):
     driver, _ = two_devices(browser, server)
     assert el(driver, "devices-title").text == "Your devices"
-    listed = [row.find_element(By.CLASS_NAME, "passkey-name").text for row in rows(driver)]
+    listed = [row.find_element(By.CLASS_NAME, "device-name").text for row in rows(driver)]
     # The browser is named from its (phone-emulating) user agent; the other client from its own.
     assert len(listed) == 2 and "curl" in listed, listed
     assert next(name for name in listed if name != "curl").endswith(" · This device"), listed
     for row in rows(driver):
-        assert row.find_element(By.CSS_SELECTOR, "p.passkey-meta").text.startswith("Last active ")
+        assert row.find_element(By.CSS_SELECTOR, "p.device-meta").text.startswith("Last active ")
         assert row.find_element(By.CSS_SELECTOR, "button").text == "Sign out"
     assert axe_violations(driver, axe_source) == []
 
@@ -64,7 +64,7 @@ def test_I24_signing_the_other_device_out_ends_its_tokens_at_once(browser, serve
     other.find_element(By.CSS_SELECTOR, "button").click()
     wait_for(driver, lambda d: d.find_elements(By.ID, "device-notice"))
     assert el(driver, "device-notice").text == "That device was signed out."
-    remaining = [row.find_element(By.CLASS_NAME, "passkey-name").text for row in rows(driver)]
+    remaining = [row.find_element(By.CLASS_NAME, "device-name").text for row in rows(driver)]
     assert len(remaining) == 1 and remaining[0].endswith(" · This device"), remaining
     status, body = api(server, "/api/me", token=grant["access_token"])
     assert status == 401, body
