@@ -39,9 +39,9 @@ extension UserAdministration {
         if let phone { identities.append(.init(provider: .phone, subject: try e164(phone), verified: phoneConfirmed)) }
         guard !identities.isEmpty else { throw AdministrationError.invalidEmail("An email or a phone is required") }
         if let password { try checkPassword(password) }
-        let account = NewAccount(
-            name: try Self.checked(name), identities: identities, passwordHash: try await password.asyncMap { try await hasher.hash($0) }
-        )
+        var passwordHash: String?
+        if let password { passwordHash = try await hasher.hash(password) }
+        let account = NewAccount(name: try Self.checked(name), identities: identities, passwordHash: passwordHash)
         do {
             return reported("create", try await account.create(in: users, at: clock()))
         } catch RepositoryError.duplicateIdentity {
@@ -138,12 +138,5 @@ extension UserAdministration {
         if let issue = rules.validatePassword(password) {
             throw AdministrationError.invalidPassword(issue.message(for: .password, in: MessageCatalogue()))
         }
-    }
-}
-
-extension Optional {
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async throws -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }
