@@ -40,6 +40,12 @@ let package = Package(
             pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]
         ),
+        // libsodium's argon2id: the fastest implementation Debian ships (AVX2 chosen at run time).
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
         .target(
             name: "CPhoneNumber",
             linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]
@@ -53,6 +59,7 @@ let package = Package(
             name: "GatehouseCore",
             dependencies: [
                 "CArgon2",
+                "CSodium",
                 "GatehouseModel",
                 "LoginCore",
                 .product(name: "JWTKit", package: "jwt-kit"),

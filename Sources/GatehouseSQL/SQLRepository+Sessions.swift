@@ -89,7 +89,7 @@ extension SQLRepository: SessionRepository {
             .where("revoked_at", .is, SQLLiteral.null)
         if let keeping { query = query.where("id", .notEqual, keeping) }
         let statement = query
-        return try await write { try await statement.returning("id").all().count }
+        return try await changing(user: userID) { try await write { try await statement.returning("id").all().count } }
     }
 
     public func touchSession(id: String, at date: Date) async throws {
@@ -99,14 +99,16 @@ extension SQLRepository: SessionRepository {
     }
 
     public func revokeSession(id: String, at date: Date, reason: SessionEndReason) async throws {
-        try await write {
+        let ended = try await write {
             try await database.update("sessions")
                 .set("revoked_at", to: date.milliseconds)
                 .set("revoked_reason", to: reason.rawValue)
                 .where("id", .equal, id)
                 .where("revoked_at", .is, SQLLiteral.null)
-                .run()
+                .returning("user_id")
+                .all()
         }
+        for row in ended { liveness.invalidate(userID: try row.decode(column: "user_id", as: String.self)) }
     }
 
     public func liveSessions(userID: String, at date: Date) async throws -> [SessionRecord] {

@@ -137,11 +137,13 @@ extension SQLRepository: UserRepository {
     }
 
     public func setPassword(userID: String, hash: String, at date: Date) async throws {
-        try await transaction { db in
-            try await db.delete(from: "password_credentials").where("user_id", .equal, userID).run()
-            try await db.insert(into: "password_credentials").columns("user_id", "hash", "updated_at")
-                .values(SQLBind(userID), SQLBind(hash), SQLBind(date.milliseconds)).run()
-            try await db.update("users").set("password_changed_at", to: date.milliseconds).where("id", .equal, userID).run()
+        try await changing(user: userID) {
+            try await transaction { db in
+                try await db.delete(from: "password_credentials").where("user_id", .equal, userID).run()
+                try await db.insert(into: "password_credentials").columns("user_id", "hash", "updated_at")
+                    .values(SQLBind(userID), SQLBind(hash), SQLBind(date.milliseconds)).run()
+                try await db.update("users").set("password_changed_at", to: date.milliseconds).where("id", .equal, userID).run()
+            }
         }
     }
 
@@ -164,22 +166,26 @@ extension SQLRepository: UserRepository {
     }
 
     public func updateUser(_ user: UserRecord) async throws {
-        let row = UserRow(user)
-        try await write {
-            try await database.update("users")
-                .set("name", to: row.name)
-                .set("first_name", to: row.firstName)
-                .set("last_name", to: row.lastName)
-                .set("locked_at", to: row.lockedAt)
-                .set("locked_until", to: row.lockedUntil)
-                .where("id", .equal, row.id)
-                .run()
+        try await changing(user: user.id) {
+            let row = UserRow(user)
+            try await write {
+                try await database.update("users")
+                    .set("name", to: row.name)
+                    .set("first_name", to: row.firstName)
+                    .set("last_name", to: row.lastName)
+                    .set("locked_at", to: row.lockedAt)
+                    .set("locked_until", to: row.lockedUntil)
+                    .where("id", .equal, row.id)
+                    .run()
+            }
         }
     }
 
     public func deleteUser(id: String) async throws -> Bool {
-        try await write {
-            !(try await database.delete(from: "users").where("id", .equal, id).returning("id").all()).isEmpty
+        try await changing(user: id) {
+            try await write {
+                !(try await database.delete(from: "users").where("id", .equal, id).returning("id").all()).isEmpty
+            }
         }
     }
 }

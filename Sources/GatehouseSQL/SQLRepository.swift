@@ -13,14 +13,21 @@ public struct SQLRepository: Sendable {
     /// Serialises writes when every statement shares one connection (SQLite), so no statement
     /// of another request runs inside, or is rolled back with, someone else's transaction.
     package let gate: WriteGate?
+    /// The sessions this process knows to be live; this repository's own writes that end a
+    /// session or change a user empty that user's entries (see ``changing(user:_:)``).
+    public let liveness: LiveSessionCache
 
     /// Creates a repository.
     /// - Parameters:
     ///   - database: the SQLKit database to use.
     ///   - sharedConnection: whether every statement goes over one connection (SQLite).
-    public init(database: any SQLDatabase, sharedConnection: Bool = true) {
+    ///   - liveness: the live-session cache; by default one that serves at once (SQLite,
+    ///     where this process makes every change that matters but the CLI's, which
+    ///     ``SessionChangeFeed`` brings in), or for PostgreSQL one that waits for the feed.
+    public init(database: any SQLDatabase, sharedConnection: Bool = true, liveness: LiveSessionCache? = nil) {
         self.database = database
         gate = sharedConnection ? WriteGate() : nil
+        self.liveness = liveness ?? LiveSessionCache(live: sharedConnection)
     }
 
     /// Creates or upgrades the schema; safe to run on every start.
@@ -50,6 +57,14 @@ public struct SQLRepository: Sendable {
                 }
             }
         }
+    }
+
+    /// Runs a write that ends a user's sessions or changes what requests see of the user, then
+    /// empties that user's entries in ``liveness``: after the commit, so no read can keep the
+    /// state from before it (``LiveSessionCache/keep(_:readAt:)``).
+    package func changing<T: Sendable>(user userID: String, _ body: () async throws -> T) async throws -> T {
+        defer { liveness.invalidate(userID: userID) }
+        return try await body()
     }
 
     /// Runs one write, never inside another request's transaction.

@@ -13,6 +13,8 @@ import ServiceLifecycle
 public struct Storage: Service {
     public let repository: SQLRepository
     public let location: DatabaseLocation
+    /// Other processes' session changes, for ``SQLRepository/liveness`` (a service to run).
+    public let changeFeed: SessionChangeFeed
     private let closer: @Sendable () async throws -> Void
 
     /// Opens (for SQLite, creating) the database; does not migrate it.
@@ -20,12 +22,17 @@ public struct Storage: Service {
         switch location {
         case .sqlite(let path):
             let database = try await SQLiteDatabase(path: path, logger: logger)
-            return Storage(repository: SQLRepository(database: database.sql), location: location, closer: database.close)
+            let repository = SQLRepository(database: database.sql)
+            return Storage(
+                repository: repository, location: location,
+                changeFeed: SessionChangeFeed(repository: repository, postgres: nil, logger: logger), closer: database.close
+            )
         case .postgres(let url):
             let configuration = try SQLPostgresConfiguration(url: url)
             let pools = PostgresPools(configuration: configuration, logger: logger)
             let repository = SQLRepository(database: pools.sql, sharedConnection: false)
-            return Storage(repository: repository, location: location) { try await pools.shutdown() }
+            let feed = SessionChangeFeed(repository: repository, postgres: configuration.coreConfiguration, logger: logger)
+            return Storage(repository: repository, location: location, changeFeed: feed) { try await pools.shutdown() }
         }
     }
 

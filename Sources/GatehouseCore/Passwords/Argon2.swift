@@ -1,17 +1,12 @@
 import CArgon2
 import ExtrasBase64
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// argon2id through libargon2's context API, with its memory mapped and unmapped per hash.
+/// argon2id, and the PHC strings it is stored as: `$argon2id$v=19$m=…,t=…,p=…$salt$hash`.
 ///
-/// A hash needs `m` KiB (19 MiB at OWASP's minimum). Through `malloc` those blocks stay in
-/// the allocator after each hash, so an idle server kept them resident; mapped with `mmap`
-/// and released with `munmap` they go back to the system at once. The encoded form is the
-/// PHC string libargon2 writes and reads: `$argon2id$v=19$m=…,t=…,p=…$salt$hash`.
+/// Two implementations compute it, chosen per hash: ``Sodium`` (libsodium, the fastest on
+/// this hardware; it maps and unmaps its own memory for each hash) for everything Gatehouse
+/// writes, and ``Reference`` (libargon2, reusing each thread's ``Argon2Scratch``) for stored
+/// hashes libsodium cannot compute, such as another implementation's four-lane ones.
 package enum Argon2 {
     /// The parts of a PHC string.
     package struct Encoded: Equatable {
@@ -62,38 +57,11 @@ package enum Argon2 {
         }
     }
 
-    /// The raw argon2id hash of a password.
+    /// The raw argon2id hash of a password: libsodium when it can compute it, libargon2 otherwise.
     package static func hash(_ password: [UInt8], salt: [UInt8], parameters: Argon2Parameters, version: UInt32, length: Int) throws -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: length)
-        var password = password, salt = salt
-        let status = out.withUnsafeMutableBufferPointer { out in
-            password.withUnsafeMutableBufferPointer { pwd in
-                salt.withUnsafeMutableBufferPointer { salt in
-                    var context = argon2_context(
-                        out: out.baseAddress, outlen: UInt32(out.count), pwd: pwd.baseAddress, pwdlen: UInt32(pwd.count),
-                        salt: salt.baseAddress, saltlen: UInt32(salt.count), secret: nil, secretlen: 0, ad: nil, adlen: 0,
-                        t_cost: parameters.iterations, m_cost: parameters.memoryKiB, lanes: parameters.parallelism,
-                        threads: parameters.parallelism, version: version,
-                        allocate_cbk: mapMemory, free_cbk: unmapMemory, flags: 0
-                    )
-                    return argon2id_ctx(&context)
-                }
-            }
+        if Sodium.handles(salt: salt, parameters: parameters, version: version, length: length) {
+            return try Sodium.hash(password, salt: salt, parameters: parameters, length: length)
         }
-        guard status == ARGON2_OK.rawValue else { throw Argon2Error(code: status) }
-        return out
+        return try Reference.hash(password, salt: salt, parameters: parameters, version: version, length: length)
     }
-}
-
-/// libargon2's allocator: fresh anonymous pages, returned to the system when freed.
-private let mapMemory: allocate_fptr = { memory, bytes in
-    guard let memory else { return ARGON2_MEMORY_ALLOCATION_ERROR.rawValue }
-    let pointer = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-    guard let pointer, pointer != MAP_FAILED else { return ARGON2_MEMORY_ALLOCATION_ERROR.rawValue }
-    memory.pointee = pointer.assumingMemoryBound(to: UInt8.self)
-    return ARGON2_OK.rawValue
-}
-
-private let unmapMemory: deallocate_fptr = { memory, bytes in
-    if let memory { munmap(memory, bytes) }
 }

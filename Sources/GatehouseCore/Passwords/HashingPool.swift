@@ -96,7 +96,12 @@ package final class HashingPool: @unchecked Sendable {
     private func work() {
         while true {
             condition.lock()
-            while head == jobs.count { condition.wait() }
+            while head == jobs.count {
+                // Idle past the scratch's release time: give libargon2's memory back.
+                if !condition.wait(until: Date(timeIntervalSinceNow: Argon2Scratch.idleSeconds)) {
+                    Argon2Scratch.existing?.releaseIfIdle()
+                }
+            }
             let job = jobs[head]
             head += 1
             Self.depth.record(jobs.count - head)

@@ -1,6 +1,6 @@
 import CArgon2
 
-/// Hashes and verifies passwords with argon2id (libargon2), on the hashing pool's threads.
+/// Hashes and verifies passwords with argon2id (``Argon2``), on the hashing pool's threads.
 ///
 /// Hashes are PHC strings (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`), so parameters can be
 /// raised later without breaking stored hashes. A hash takes tens of milliseconds, so it never
@@ -57,7 +57,7 @@ public struct PasswordHasher: Sendable {
     }
 }
 
-/// libargon2 refused to hash.
+/// argon2id could not hash (out of memory, or parameters out of range).
 public struct Argon2Error: Error, CustomStringConvertible {
     public let code: Int32
     public var description: String { String(cString: argon2_error_message(code)) }

@@ -28,12 +28,23 @@ extension AuthService {
 
     /// The session and its user, if the session is neither revoked nor expired and its user is
     /// neither locked nor signed in with a password changed since.
+    ///
+    /// A session found live is kept in ``SessionRepository/liveness``, so the next request
+    /// with it reads no database; liveness is judged again on each hit, against `now`.
     package func livePrincipal(sessionID: String) async throws -> Principal? {
-        guard let (session, user) = try await sessions.sessionWithUser(id: sessionID),
-              session.revokedAt == nil, now < session.expiresAt, !user.isLocked(at: now),
-              user.passwordChangedAt <= session.createdAt
-        else { return nil }
-        return Principal(user: user, session: session)
+        let cache = sessions.liveness
+        if let cached = cache.principal(sessionID: sessionID) {
+            return isLive(cached.session, of: cached.user) ? cached : nil
+        }
+        let epoch = cache.epoch
+        guard let (session, user) = try await sessions.sessionWithUser(id: sessionID), isLive(session, of: user) else { return nil }
+        let principal = Principal(user: user, session: session)
+        cache.keep(principal, readAt: epoch)
+        return principal
+    }
+
+    private func isLive(_ session: SessionRecord, of user: UserRecord) -> Bool {
+        session.revokedAt == nil && now < session.expiresAt && !user.isLocked(at: now) && user.passwordChangedAt <= session.createdAt
     }
 
     /// Ends sessions of the token's user according to `scope`.

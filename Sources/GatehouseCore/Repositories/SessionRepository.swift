@@ -2,6 +2,9 @@ import Foundation
 
 /// Where sessions and their refresh tokens are kept.
 public protocol SessionRepository: Sendable {
+    /// The sessions known to be live, in memory; the repository empties a user's entries when
+    /// it ends their sessions or changes the user.
+    var liveness: LiveSessionCache { get }
     /// Opens a session with its first refresh token or its web session id, in one transaction.
     func createSession(_ session: SessionRecord, credential: SessionCredential) async throws
     func session(id: String) async throws -> SessionRecord?

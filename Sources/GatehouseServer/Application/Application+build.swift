@@ -52,7 +52,7 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
         // Services stop in reverse after the server: the metrics listener, then the audit log
         // writes what is left (its forwards joining the queue), then the queue drains, then storage closes.
-        services: [storage, deliveries] + [audit as (any Service)?, metrics].compactMap { $0 },
+        services: [storage, storage.changeFeed, deliveries] + [audit as (any Service)?, metrics].compactMap { $0 },
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )

@@ -1,0 +1,2 @@
+-- GET /api/me with the access token in $TOKEN.
+wrk.headers["Authorization"] = "Bearer " .. os.getenv("TOKEN")
