@@ -4,9 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh dbus gnome-keyring
-swift build -c release --product gatehouse-bench
-swift build -c release --product gatehouse
-swift build -c release --product gatehouse-server
+./scripts/release-build.sh gatehouse-bench gatehouse gatehouse-server
 # Inside a keyring session, so the Secret Service store is timed too.
 ./scripts/with-keyring.sh .build/release/gatehouse-bench "${1:-8}"
 # The login page in Chromium: its weight and its first contentful paint.
@@ -14,3 +12,5 @@ swift build -c release --product gatehouse-server
 [ -x .venv/bin/python ] || { python3 -m venv .venv && .venv/bin/pip install -q -r e2e/requirements.txt; }
 GATEHOUSE_BIN="$PWD/.build/release/gatehouse" .venv/bin/python e2e/measure_page.py
 ./scripts/bench-scale.sh "${1:-8}"
+# The hot paths as a new user measures them: wrk against `serve --demo` (issue 25's table).
+./scripts/bench-hot.sh "${1:-8}"

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-swift build -c release --product gatehouse
-swift build -c release --product gatehouse-server  # `serve` runs in it: no client HTTP stack mapped
+# Stripped; `serve` runs in gatehouse-server (no client HTTP stack mapped).
+./scripts/release-build.sh gatehouse gatehouse-server
 mkdir -p -m 700 gatehouse-data
 exec .build/release/gatehouse serve --demo --database gatehouse-data/gatehouse.sqlite "$@"

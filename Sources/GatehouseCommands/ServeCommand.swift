@@ -204,6 +204,11 @@ public struct ServeCommand: AsyncParsableCommand {
                 let path = URL(fileURLWithPath: phoneDemo).standardizedFileURL.path
                 FileHandle.standardOutput.write(Data("Demo phone: +91 98765 43210 (Demo User); codes are written to \(path)\n".utf8))
             }
+            // Once the start's own work has settled (the first key read, the feeds' first polls).
+            Task.detached(priority: .background) {
+                try? await Task.sleep(for: .seconds(1))
+                StartupPages.release()
+            }
         }
         try await app.runService()
     }

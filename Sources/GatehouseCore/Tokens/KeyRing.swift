@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import NIOConcurrencyHelpers
 
 /// The signing keys every instance shares, read from the database and kept fresh.
 ///
@@ -15,6 +16,8 @@ package actor KeyRing {
     private(set) var keys: [SigningKey] = []
     private var collection = JWTKeyCollection()
     private var loadedAt = ContinuousClock.now
+    /// The active `kid`s and when they were read, for ``isActive(_:)`` without an actor hop.
+    private nonisolated let active = NIOLockedValueBox((kids: Set<String>(), loadedAt: ContinuousClock.now))
 
     package init(repository: any SigningKeyRepository, kek: SymmetricKey, refreshInterval: Duration) {
         self.repository = repository
@@ -56,6 +59,14 @@ package actor KeyRing {
         return keys.contains(where: { $0.kid == kid }) ? collection : nil
     }
 
+    /// Whether `kid` is active, from the last read of the keys; `nil` when that read is older
+    /// than ``refreshInterval`` (ask ``verifier(for:)``, which reads them again).
+    package nonisolated func isActive(_ kid: String) -> Bool? {
+        active.withLockedValue { active in
+            ContinuousClock.now - active.loadedAt > refreshInterval ? nil : active.kids.contains(kid)
+        }
+    }
+
     /// Every active public key, as the JWKS document publishes them.
     package func jwks() async throws -> JWKS {
         try await reloadIfStale()
@@ -73,5 +84,6 @@ package actor KeyRing {
         keys = loaded
         collection = fresh
         loadedAt = .now
+        active.withLockedValue { $0 = (Set(loaded.map(\.kid)), loadedAt) }
     }
 }

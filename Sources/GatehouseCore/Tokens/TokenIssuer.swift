@@ -8,6 +8,8 @@ public struct TokenIssuer: Sendable {
     package let audience: String
     /// How long an access token lives, in seconds.
     public let lifetime: Int
+    /// Tokens already verified by this process.
+    package let verified = VerifiedTokens()
 
     /// Creates an issuer.
     /// - Parameters:
@@ -42,8 +44,13 @@ public struct TokenIssuer: Sendable {
     /// The header must name an active key (`kid`) and ES256, and the signature must be in
     /// low-S form (``ES256Signature``), so a token has one valid string. The token is parsed
     /// once: the signature is checked over the parsed parts with the named key, rather than
-    /// handing the string to jwt-kit's `verify`, which would decode it all again.
+    /// handing the string to jwt-kit's `verify`, which would decode it all again. A token
+    /// verified before is not parsed at all (``VerifiedTokens``).
     package func verify(_ token: String, now: Date) async throws -> AccessTokenClaims {
+        if let (claims, kid) = verified.lookup(token), keys.isActive(kid) == true {
+            guard now < claims.exp.value else { throw GatehouseError.invalidToken("The access token has expired") }
+            return claims
+        }
         let bytes = Array(token.utf8)
         guard let parsed = try? Self.parser.parse(bytes, as: AccessTokenClaims.self),
               let signed = bytes.lastIndex(of: UInt8(ascii: "."))
@@ -66,6 +73,7 @@ public struct TokenIssuer: Sendable {
             throw GatehouseError.invalidToken("The access token was not issued for this service")
         }
         guard now < claims.exp.value else { throw GatehouseError.invalidToken("The access token has expired") }
+        verified.keep(token, claims: claims, kid: kid)
         return claims
     }
 
