@@ -16,14 +16,14 @@ from conftest import Server
 def stored_hash(server, email):
     with sqlite3.connect(server.database) as db:
         return db.execute(
-            "SELECT u.password_hash FROM users u JOIN identities i ON i.user_id = u.id "
+            "SELECT p.hash FROM password_credentials p JOIN identities i ON i.user_id = p.user_id "
             "WHERE i.provider = 'email' AND i.subject = ?", (email,)).fetchone()[0]
 
 
 def replace_hash(server, email, encoded):
     with sqlite3.connect(server.database) as db:
         db.execute(
-            "UPDATE users SET password_hash = ? WHERE id = "
+            "UPDATE password_credentials SET hash = ? WHERE user_id = "
             "(SELECT user_id FROM identities WHERE provider = 'email' AND subject = ?)", (encoded, email))
 
 

@@ -20,18 +20,23 @@ extension SQLRepository {
     }
 
     public func refreshTokenChain(hash: String) async throws -> (RefreshTokenRecord, SessionRecord, UserRecord)? {
-        let query: SQLQueryString = """
-            SELECT \(unsafeRaw: Self.tokenColumns), \(unsafeRaw: Self.sessionColumns), \(unsafeRaw: Self.userColumns)
-            FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id
-            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
-            WHERE t.token_hash = \(bind: hash)
-            """
-        guard let row = try await database.raw(query).first() else { return nil }
+        guard let row = try await database.raw(Self.chainSelect(hash: hash)).first() else { return nil }
         return (
             try row.decode(model: RefreshTokenRow.self, prefix: "t_").record,
             try row.decode(model: SessionRow.self, prefix: "s_").record,
             try row.decode(model: UserRow.self, prefix: "u_").record
         )
+    }
+
+    /// The token, its session and its user, each column prefixed by its table's alias
+    /// (`t_`, `s_`, `u_`), and `extra` columns.
+    static func chainSelect(hash: String, extra: String = "") -> SQLQueryString {
+        """
+        SELECT \(unsafeRaw: tokenColumns), \(unsafeRaw: sessionColumns), \(unsafeRaw: userColumns)\(unsafeRaw: extra)
+        FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id
+        LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
+        WHERE t.token_hash = \(bind: hash)
+        """
     }
 
     /// `alias.column AS prefix_column` for each column, so joined tables' names cannot collide.

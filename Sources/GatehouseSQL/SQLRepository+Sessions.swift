@@ -135,14 +135,4 @@ extension SQLRepository: SessionRepository {
             .first(decoding: RefreshTokenRow.self)?
             .record
     }
-
-    public func rotate(hash: String, successorHash: String, at date: Date, sealedSuccessor: String) async throws -> Bool {
-        // The trigger of schema version 9 inserts the successor's row in this same statement.
-        // Written out rather than built: this runs on every refresh, and the text never changes.
-        let query: SQLQueryString = """
-            UPDATE refresh_tokens SET rotated_at = \(bind: date.milliseconds), sealed_successor = \(bind: sealedSuccessor),
-            successor_hash = \(bind: successorHash) WHERE token_hash = \(bind: hash) AND rotated_at IS NULL RETURNING token_hash
-            """
-        return try await write { try await database.raw(query).first() != nil }
-    }
 }

@@ -111,10 +111,10 @@ import Testing
             let winners = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<20 {
                     group.addTask {
-                        let claimed = try? await repositories[index % 3].rotate(
-                            hash: "t1", successorHash: "next-\(index)", at: Self.now, sealedSuccessor: "s-\(index)"
+                        let claim = try? await repositories[index % 3].claimRefreshToken(
+                            hash: "t1", successorHash: "next-\(index)", sealedSuccessor: "s-\(index)", at: Self.now
                         )
-                        return claimed ?? false
+                        return claim?.claimed ?? false
                     }
                 }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
@@ -138,7 +138,7 @@ import Testing
             try await repository.createUser(ann, identities: identities, passwordHash: nil)
             let session = SessionRecord(id: "s1", userID: ann.id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(3600))
             try await repository.createSession(session, credential: .refreshToken(.init(tokenHash: "t1", sessionID: "s1", createdAt: Self.now)))
-            _ = try await repository.rotate(hash: "t1", successorHash: "t2", at: Self.now.addingTimeInterval(5), sealedSuccessor: "sealed")
+            _ = try await repository.claimRefreshToken(hash: "t1", successorHash: "t2", sealedSuccessor: "sealed", at: Self.now.addingTimeInterval(5))
             let stored = try #require(try await repository.user(id: ann.id))
             #expect(stored.email == "ann@example.com")
             let pair = try #require(try await repository.sessionWithUser(id: "s1"))
@@ -149,6 +149,41 @@ import Testing
             let missingSession = try await repository.sessionWithUser(id: "s2")
             let missingToken = try await repository.refreshTokenChain(hash: "t3")
             #expect(missingSession == nil && missingToken == nil)
+        }
+    }
+
+    /// Issue 25: the refresh claim rotates only a live session's token, and returns the chain as
+    /// it was before, whether or not it claimed.
+    @Test(arguments: Engine.available)
+    func aRefreshClaimRotatesOnlyALiveSessionsTokenAndReadsItsChain(engine: Engine) async throws {
+        try await Self.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            let (ann, identities) = Self.user("ann@example.com")
+            try await repository.createUser(ann, identities: identities, passwordHash: nil)
+            for (id, expires) in [("live", 3600.0), ("revoked", 3600), ("expired", 1)] {
+                let session = SessionRecord(id: id, userID: ann.id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(expires))
+                try await repository.createSession(session, credential: .refreshToken(.init(tokenHash: "t-\(id)", sessionID: id, createdAt: Self.now)))
+            }
+            try await repository.revokeSession(id: "revoked", at: Self.now, reason: .logoutLocal)
+            let later = Self.now.addingTimeInterval(10)
+            let live = try #require(try await repository.claimRefreshToken(hash: "t-live", successorHash: "n-live", sealedSuccessor: "s", at: later))
+            #expect(live.claimed && live.token.rotatedAt == nil && live.session.id == "live" && live.user.email == "ann@example.com")
+            #expect(try await repository.refreshToken(hash: "n-live")?.sessionID == "live", "the successor is stored")
+            let again = try #require(try await repository.claimRefreshToken(hash: "t-live", successorHash: "n2", sealedSuccessor: "s2", at: later))
+            #expect(!again.claimed && again.token.rotatedAt == later && again.token.sealedSuccessor == "s")
+            for id in ["revoked", "expired"] {
+                let refused = try #require(try await repository.claimRefreshToken(hash: "t-\(id)", successorHash: "n-\(id)", sealedSuccessor: "s", at: later))
+                #expect(!refused.claimed && refused.token.rotatedAt == nil, "\(id)")
+                #expect(try await repository.refreshToken(hash: "n-\(id)") == nil, "\(id): nothing stored")
+            }
+            var locked = ann
+            locked.lockedAt = Self.now
+            try await repository.updateUser(locked)
+            let session = SessionRecord(id: "locked", userID: ann.id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(3600))
+            try await repository.createSession(session, credential: .refreshToken(.init(tokenHash: "t-locked", sessionID: "locked", createdAt: Self.now)))
+            let lockedClaim = try await repository.claimRefreshToken(hash: "t-locked", successorHash: "n-locked", sealedSuccessor: "s", at: later)
+            #expect(lockedClaim?.claimed == false)
+            #expect(try await repository.claimRefreshToken(hash: "missing", successorHash: "n", sealedSuccessor: "s", at: later) == nil)
         }
     }
 

@@ -19,22 +19,24 @@ extension AuthService {
     }
 
     private func rotating(_ presented: String) async throws -> TokenGrant {
-        guard let (found, session, user) = try await sessions.refreshTokenChain(hash: RefreshToken.hash(presented)) else {
+        // The successor is offered with the claim, so a live token rotates in one round trip.
+        let successor = RefreshToken.generate()
+        guard let claim = try await sessions.claimRefreshToken(
+            hash: RefreshToken.hash(presented), successorHash: RefreshToken.hash(successor),
+            sealedSuccessor: try RefreshToken.seal(successor, under: presented), at: now
+        ) else {
             throw GatehouseError.refreshRejected(.invalidRefreshToken)
         }
+        let session = claim.session, user = claim.user
         try requireLive(session, of: user)
         // Last seen, at most once a minute, so the device list is current without a write per refresh.
         if session.lastSeenAt.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
             try await sessions.touchSession(id: session.id, at: now)
         }
-        var record = found
+        if claim.claimed { return try await grant(user: user, session: session, refreshToken: successor) }
+        // Another request rotated it first (now, or before): follow the chain within the grace window.
+        var record = claim.token.rotatedAt == nil ? try await sessions.refreshToken(hash: claim.token.tokenHash) ?? claim.token : claim.token
         var token = presented
-        if record.rotatedAt == nil {
-            if let successor = try await rotate(record, presented: presented) {
-                return try await grant(user: user, session: session, refreshToken: successor)
-            }
-            record = try await sessions.refreshToken(hash: record.tokenHash) ?? record
-        }
         while let rotatedAt = record.rotatedAt {
             guard now.timeIntervalSince(rotatedAt) <= TimeInterval(settings.refreshReuseGrace),
                   let sealed = record.sealedSuccessor,
@@ -53,16 +55,6 @@ extension AuthService {
             token = successor
         }
         return try await grant(user: user, session: session, refreshToken: token)
-    }
-
-    /// Claims the token and stores a successor; `nil` when another request claimed it first.
-    private func rotate(_ record: RefreshTokenRecord, presented: String) async throws -> String? {
-        let successor = RefreshToken.generate()
-        let sealed = try RefreshToken.seal(successor, under: presented)
-        let claimed = try await sessions.rotate(
-            hash: record.tokenHash, successorHash: RefreshToken.hash(successor), at: now, sealedSuccessor: sealed
-        )
-        return claimed ? successor : nil
     }
 
     /// Throws unless the session may still be used at all.

@@ -29,7 +29,12 @@ public protocol SessionRepository: Sendable {
     func refreshToken(hash: String) async throws -> RefreshTokenRecord?
     /// The refresh token, its session and the session's user, in one read (the refresh path).
     func refreshTokenChain(hash: String) async throws -> (RefreshTokenRecord, SessionRecord, UserRecord)?
-    /// Claims a live token and stores its successor, in one atomic statement: returns `false`,
-    /// having stored nothing, if another request rotated the token first.
-    func rotate(hash: String, successorHash: String, at: Date, sealedSuccessor: String) async throws -> Bool
+    /// Claims a token and stores its successor, and reads the token with its session and user:
+    /// one statement on PostgreSQL, so a refresh costs one round trip.
+    ///
+    /// The claim is atomic and happens only if the token is unrotated, its session neither
+    /// revoked nor expired at `at`, and its user neither locked nor signed out by a password
+    /// change; when another request claimed it first, or the session is not live, nothing is
+    /// stored and `claimed` is `false`. `nil` when there is no such token.
+    func claimRefreshToken(hash: String, successorHash: String, sealedSuccessor: String, at: Date) async throws -> RefreshClaim?
 }
