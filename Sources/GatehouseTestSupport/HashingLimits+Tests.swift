@@ -7,7 +7,6 @@ extension HashingLimits {
     public static let tests: HashingLimits = {
         var limits = HashingLimits(queueDepth: 100_000)
         limits.niceness = 0
-        limits.idleScheduling = false
         return limits
     }()
 }

@@ -14,10 +14,6 @@ public struct HashingLimits: Sendable, Hashable {
     /// The threads' nice value (Linux): above the event loops' 0, so any request that is not
     /// a hash preempts hashing and stays fast while logins flood in.
     public var niceness: Int32 = 10
-    /// Linux's `SCHED_IDLE` for the threads: a request's thread that wakes takes the core from
-    /// a hash at once, instead of waiting out the hash's share of it as `niceness` alone allows.
-    /// Hashes still get every cycle nothing else wants.
-    public var idleScheduling = true
 
     public init() {}
 
@@ -44,10 +40,6 @@ package final class HashingPool: @unchecked Sendable {
             let thread = Thread { [unowned self] in
                 #if os(Linux)
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(gatehouse_thread_id()), limits.niceness)
-                if limits.idleScheduling {
-                    var parameters = sched_param(sched_priority: 0)
-                    _ = sched_setscheduler(0, 5 /* SCHED_IDLE */, &parameters)
-                }
                 #endif
                 self.work()
             }
