@@ -21,11 +21,10 @@ extension SQLRepository {
             ) RETURNING token_hash
             """
         guard database.dialect.name == "postgresql" else {
-            let claimed = try await write { try await database.raw(claim).first() != nil }
+            // Read first: a token already rotated (a retry, a race) needs no write at all.
             guard let (token, session, user) = try await refreshTokenChain(hash: hash) else { return nil }
-            // The chain read after the claim shows it; report the token as it was before.
-            let before = claimed ? RefreshTokenRecord(tokenHash: token.tokenHash, sessionID: token.sessionID, createdAt: token.createdAt) : token
-            return RefreshClaim(token: before, session: session, user: user, claimed: claimed)
+            let claimed = token.rotatedAt == nil ? try await write { try await database.raw(claim).first() != nil } : false
+            return RefreshClaim(token: token, session: session, user: user, claimed: claimed)
         }
         // The main query sees the rows as they were before the CTE's update.
         var query = SQLQueryString("WITH claimed AS (")
