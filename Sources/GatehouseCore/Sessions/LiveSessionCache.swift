@@ -19,6 +19,14 @@ public final class LiveSessionCache: Sendable {
         var epoch: UInt64 = 0
         var principals: [String: Principal] = [:]
         var sessionsByUser: [String: Set<String>] = [:]
+
+        /// Empties the cache, so no read in flight can keep what it found.
+        mutating func reset(live: Bool) {
+            epoch &+= 1
+            principals = [:]
+            sessionsByUser = [:]
+            self.live = live
+        }
     }
 
     private let state: NIOLockedValueBox<State>
@@ -47,7 +55,7 @@ public final class LiveSessionCache: Sendable {
     package func keep(_ principal: Principal, readAt epoch: UInt64) {
         state.withLockedValue { state in
             guard state.live, state.epoch == epoch else { return }
-            if state.principals.count >= capacity { state.principals = [:]; state.sessionsByUser = [:] }
+            if state.principals.count >= capacity { state.reset(live: true) }
             state.principals[principal.session.id] = principal
             state.sessionsByUser[principal.user.id, default: []].insert(principal.session.id)
         }
@@ -61,33 +69,14 @@ public final class LiveSessionCache: Sendable {
         }
     }
 
-    /// Forgets everything (a change feed reconnected and may have missed changes).
-    public func invalidateAll() {
-        state.withLockedValue { state in
-            state.epoch &+= 1
-            state.principals = [:]
-            state.sessionsByUser = [:]
-        }
-    }
-
     /// Serves entries again, starting empty (a change feed is running).
     public func resume() {
-        state.withLockedValue { state in
-            state.epoch &+= 1
-            state.principals = [:]
-            state.sessionsByUser = [:]
-            state.live = true
-        }
+        state.withLockedValue { $0.reset(live: true) }
     }
 
     /// Serves nothing until ``resume()`` (a change feed lost its connection).
     public func suspend() {
-        state.withLockedValue { state in
-            state.epoch &+= 1
-            state.live = false
-            state.principals = [:]
-            state.sessionsByUser = [:]
-        }
+        state.withLockedValue { $0.reset(live: false) }
     }
 
     /// Whether entries are served now.
