@@ -56,9 +56,9 @@ public struct DatabaseOptions: ParsableArguments {
     }
 
     /// Who the audit log says ran a command: `cli:` and the login name.
-    static var actor: String {
+    static var actor: AuditActor {
         let environment = ProcessInfo.processInfo.environment
         let name = environment["USER"] ?? environment["LOGNAME"] ?? getpwuid(geteuid()).flatMap { String(validatingCString: $0.pointee.pw_name) } ?? "unknown"
-        return "cli:" + String(name.filter { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }.prefix(64))
+        return .cli(login: name)
     }
 }

@@ -125,20 +125,20 @@ import Testing
     @Test func I24_everyEventBecomesAnEntryWithItsFacts() {
         let now = Date(timeIntervalSince1970: 0)
         let cases: [(SecurityEvent, String, [String: String])] = [
-            (.signInThrottled(account: "r", limit: "backoff"), "sign_in.throttled", ["limit": "backoff"]),
-            (.messageSent(account: "r", channel: "sms", purpose: "code", result: "sent"), "message.sent", ["channel": "sms", "purpose": "code", "result": "sent"]),
-            (.identityLinked(userID: "u", provider: "google"), "identity.linked", ["provider": "google"]),
-            (.identityUnlinked(userID: "u", provider: "google"), "identity.unlinked", ["provider": "google"]),
-            (.passwordChanged(userID: "u", method: "reset"), "password.changed", ["method": "reset"]),
+            (.signInThrottled(account: "r", limit: .backoff), "sign_in.throttled", ["limit": "backoff"]),
+            (.messageSent(account: "r", channel: .sms, purpose: .code, result: .sent), "message.sent", ["channel": "sms", "purpose": "code", "result": "sent"]),
+            (.identityLinked(userID: "u", provider: .google), "identity.linked", ["provider": "google"]),
+            (.identityUnlinked(userID: "u", provider: .google), "identity.unlinked", ["provider": "google"]),
+            (.passwordChanged(userID: "u", method: .reset), "password.changed", ["method": "reset"]),
             (.passkeyAdded(userID: "u", passkeyID: "p"), "passkey.added", ["passkey_id": "p"]),
             (.passkeyRemoved(userID: "u", passkeyID: "p"), "passkey.removed", ["passkey_id": "p"]),
             (.sessionEnded(userID: "u", sessionID: "s", reason: .refreshTokenReused), "session.refresh_token_reused", ["reason": "refresh_token_reused", "session_id": "s"]),
-            (.administered(actor: "service_role", action: "ban", userID: "u"), "admin.ban", [:]),
+            (.administered(actor: .serviceRole, action: .ban, userID: "u"), "admin.ban", [:]),
         ]
         for (event, type, details) in cases {
             let entry = AuditEntry(event, at: now, address: nil, device: nil)
             #expect(entry.type == type && entry.details == details, "\(event)")
         }
-        #expect(AuditEntry(.administered(actor: "service_role", action: "ban", userID: "u"), at: now, address: nil, device: nil).actor == "service_role")
+        #expect(AuditEntry(.administered(actor: .serviceRole, action: .ban, userID: "u"), at: now, address: nil, device: nil).actor == "service_role")
     }
 }

@@ -39,13 +39,13 @@ import Testing
 
             let entries = recorder.all
             try #require(entries.count == 4, "\(entries)")
-            guard case .signInRefused(let known, "password", .invalidCredentials, nil) = entries[0].event,
-                  case .signInRefused(let unknown, "password", .invalidCredentials, nil) = entries[1].event
+            guard case .signInRefused(let known, .password, .invalidCredentials, nil) = entries[0].event,
+                  case .signInRefused(let unknown, .password, .invalidCredentials, nil) = entries[1].event
             else { Issue.record("refusals: \(entries)"); return }
             // Accounts are named by keyed references: never the email typed, known or not.
             #expect(known.count == 32 && unknown.count == 32 && known != unknown)
             #expect(entries[0].device == "iPhone · Safari")
-            guard case .signInSucceeded(let userID, let sessionID, "password") = entries[2].event else {
+            guard case .signInSucceeded(let userID, let sessionID, .password) = entries[2].event else {
                 Issue.record("sign-in: \(entries[2])"); return
             }
             #expect(userID == grant.user.id && entries[2].device == "iPhone · Safari")

@@ -37,32 +37,32 @@ package struct AttemptLimiter: Sendable {
     package func admit(_ identifier: String, from client: ClientInfo, now: Date) async throws -> Attempt {
         let account = keys.reference(for: identifier)
         var attempt = Attempt(account: account, client: client, device: keys.device(in: client.deviceToken, for: account, now: now))
-        var waits: [(String, TimeInterval)] = []
+        var waits: [(LimitKind, TimeInterval)] = []
         let address = try await throttles.hit(.signInAddress(client.address), window: policy.addressWindow, at: now)
         if address.count > policy.addressLimit {
-            waits.append(("address_limit", address.windowStart.addingTimeInterval(policy.addressWindow).timeIntervalSince(now)))
+            waits.append((.addressLimit, address.windowStart.addingTimeInterval(policy.addressWindow).timeIntervalSince(now)))
         }
         let counters = try await throttles.counters([attempt.streakKey, attempt.accountKey])
         attempt.hadStreak = counters[attempt.streakKey] != nil
         if let streak = counters[attempt.streakKey], now.timeIntervalSince(streak.windowStart) < policy.streakMemory {
             let until = streak.lastHit.addingTimeInterval(policy.backoff(afterFailures: streak.count))
-            if until > now { waits.append(("backoff", until.timeIntervalSince(now))) }
+            if until > now { waits.append((.backoff, until.timeIntervalSince(now))) }
         }
         if attempt.device == nil, let hourly = counters[attempt.accountKey],
            now.timeIntervalSince(hourly.windowStart) < 3600, hourly.count >= policy.accountFailuresPerHour {
-            waits.append(("account_limit", hourly.windowStart.addingTimeInterval(3600).timeIntervalSince(now)))
+            waits.append((.accountLimit, hourly.windowStart.addingTimeInterval(3600).timeIntervalSince(now)))
         }
         if let longest = waits.max(by: { $0.1 < $1.1 }) {
             let seconds = max(1, Int(longest.1.rounded(.up)))
             logger.notice("Sign-in throttled", metadata: [
-                "reason": "\(longest.0)", "account.ref": "\(account)", "client.address": "\(client.address)",
+                "reason": "\(longest.0.rawValue)", "account.ref": "\(account)", "client.address": "\(client.address)",
                 "retry_after": "\(seconds)",
             ])
             events?.record(
                 .signInThrottled(account: account, limit: longest.0), at: now, address: client.address,
                 device: DeviceLabel.make(userAgent: client.userAgent)
             )
-            Counter(label: "gatehouse_throttled_total", dimensions: [("limit", longest.0)]).increment()
+            Counter(label: "gatehouse_throttled_total", dimensions: [("limit", longest.0.rawValue)]).increment()
             throw GatehouseError.rateLimited(retryAfter: seconds)
         }
         if Int.random(in: 0..<512) == 0 {

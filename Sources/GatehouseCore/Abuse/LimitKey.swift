@@ -39,8 +39,8 @@ package enum LimitKey: Sendable, Hashable {
     package var storageKey: String {
         switch self {
         case .signInAddress(let address): "addr:\(address)"
-        case .failureStreak(let account, let device?, _): "fail:\(account):dev:\(device)"
-        case .failureStreak(let account, nil, let address): "fail:\(account):ip:\(address)"
+        case .failureStreak(let account, let device?, _): Self.failureStreaksPrefix(account: account) + "dev:\(device)"
+        case .failureStreak(let account, nil, let address): Self.failureStreaksPrefix(account: account) + "ip:\(address)"
         case .accountFailures(let account): "acct:\(account)"
         case .phoneAddress(let address): "phone-address:\(address)"
         case .phoneSends(let phone): "phone-sends:\(phone)"
@@ -59,23 +59,28 @@ package enum LimitKey: Sendable, Hashable {
 
 extension LimitKey {
     /// The limit's name without whom it counts: the `limit` label of `gatehouse_throttled_total`.
-    package var kind: String {
+    package var kind: LimitKind {
         switch self {
-        case .signInAddress: "sign_in_address"
-        case .failureStreak: "backoff"
-        case .accountFailures: "account_limit"
-        case .phoneAddress: "phone_address"
-        case .phoneSends: "phone_sends"
-        case .phoneDay: "phone_day"
-        case .smsBudget: "sms_budget"
-        case .providerStarts: "provider_starts"
-        case .spentIDToken: "spent_id_token"
-        case .signUpAddress: "sign_up_address"
-        case .mailAddress: "mail_address"
-        case .mailRecipient: "mail_recipient"
-        case .mailBudget: "mail_budget"
-        case .passkeyChallenges: "passkey_challenges"
+        case .signInAddress: .addressLimit
+        case .failureStreak: .backoff
+        case .accountFailures: .accountLimit
+        case .phoneAddress: .phoneAddress
+        case .phoneSends: .phoneSends
+        case .phoneDay: .phoneDay
+        case .smsBudget: .smsBudget
+        case .providerStarts: .providerStarts
+        case .spentIDToken: .spentIDToken
+        case .signUpAddress: .signUpAddress
+        case .mailAddress: .mailAddress
+        case .mailRecipient: .mailRecipient
+        case .mailBudget: .mailBudget
+        case .passkeyChallenges: .passkeyChallenges
         }
+    }
+
+    /// Every failure streak of an account, from any device or address: what a reset clears.
+    package static func failureStreaksPrefix(account: String) -> String {
+        "fail:\(account):"
     }
 }
 
@@ -90,7 +95,7 @@ extension ThrottleRepository {
     package func admit(_ key: LimitKey, maximum: Int, per window: TimeInterval, at now: Date) async throws {
         let counter = try await hit(key, window: window, at: now)
         guard counter.count > maximum else { return }
-        Counter(label: "gatehouse_throttled_total", dimensions: [("limit", key.kind)]).increment()
+        Counter(label: "gatehouse_throttled_total", dimensions: [("limit", key.kind.rawValue)]).increment()
         throw GatehouseError.rateLimited(retryAfter: counter.wait(window: window, now: now))
     }
 }

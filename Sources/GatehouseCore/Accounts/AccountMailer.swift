@@ -15,12 +15,13 @@ import Metrics
 package struct AccountMailer: Sendable {
     package let secrets: any OneTimeSecretRepository
     package let throttles: any ThrottleRepository
-    /// Keys the code MACs.
-    package let key: SymmetricKey
+    /// The code arithmetic (MAC, compare, tries left), shared with phone codes.
+    package let code: OneTimeCode
     /// Keyed references for counter keys, the same the sign-in limits use.
     package let references: AccountKeys
-    /// Where mail goes; `nil` issues secrets without sending (the CLI's reset link).
-    package let sender: (any MessageSender)?
+    /// The send step (budget, sender, count, report), shared with SMS; without a sender it
+    /// issues secrets without sending (the CLI's reset link).
+    package var dispatch: MessageDispatch
     package let deliveries: DeliveryQueue?
     package let policy: MailPolicy
     /// The app's name and copy, and the address its links point to.
@@ -28,9 +29,37 @@ package struct AccountMailer: Sendable {
     package let messages: MessageCatalogue
     package let publicURL: String
     package let logger: Logger
-    package var metrics: any MetricsFactory = MetricsSystem.factory
+    /// Where delivery results are counted (`gatehouse_messages_total{channel, result}`).
+    package var metrics: any MetricsFactory {
+        get { dispatch.metrics }
+        set { dispatch.metrics = newValue }
+    }
     /// Where each mail handed to the sender is reported (the audit log).
-    package var events: (any EventSink)?
+    package var events: (any EventSink)? {
+        get { dispatch.events }
+        set { dispatch.events = newValue }
+    }
+
+    package init(
+        secrets: any OneTimeSecretRepository, throttles: any ThrottleRepository, key: SymmetricKey, references: AccountKeys,
+        sender: (any MessageSender)?, deliveries: DeliveryQueue?, policy: MailPolicy, appName: String, messages: MessageCatalogue,
+        publicURL: String, logger: Logger
+    ) {
+        self.secrets = secrets
+        self.throttles = throttles
+        code = OneTimeCode(key: key, maximumAttempts: policy.codeAttempts)
+        self.references = references
+        dispatch = MessageDispatch(
+            channel: .email, throttles: throttles, budget: .mailBudget, perHour: policy.mailsPerHour, overBudgetResult: .dropped,
+            sender: sender, references: references, logger: logger
+        )
+        self.deliveries = deliveries
+        self.policy = policy
+        self.appName = appName
+        self.messages = messages
+        self.publicURL = publicURL
+        self.logger = logger
+    }
 
     /// The name of the HMAC key in ``SecretRepository``.
     package static let secretName = "email-code-hmac-v1"
@@ -61,11 +90,11 @@ package struct AccountMailer: Sendable {
     /// Stores a new secret for `email` (replacing its older one) and returns its token and code.
     package func issue(_ purpose: OneTimeSecretPurpose, userID: String, email: String, now: Date) async throws -> IssuedMailSecret {
         let token = RefreshToken.generate(prefix: "ghm_")
-        let code = PhoneCodeIssuer.generateCode(length: 6)
+        let code = OneTimeCode.generate(length: 6)
         let id = RefreshToken.hash(token)
         let lifetime = purpose == .passwordReset ? policy.resetLifetime : policy.verificationLifetime
         try await secrets.putSecret(OneTimeSecret(
-            purpose: purpose, id: id, target: email, secretMAC: mac(id: id, code: code),
+            purpose: purpose, id: id, target: email, secretMAC: self.code.mac(id: id, code: code),
             data: try JSONEncoder().encode(MailSecretFields(userID: userID, email: email)), createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(lifetime))
         ))
@@ -78,16 +107,12 @@ package struct AccountMailer: Sendable {
         switch proof {
         case .token(let token):
             secret = try await secrets.consumeSecret(purpose, id: RefreshToken.hash(token), at: now, unexpiredAt: now)
-        case .code(let email, let code):
+        case .code(let email, let text):
             guard let current = try await secrets.secret(purpose, target: EmailAddress.normalized(email)) else { throw GatehouseError.codeRejected(.expired) }
             guard let claimed = try await secrets.claimAttempt(purpose, id: current.id, maximum: policy.codeAttempts, now: now) else {
-                let exhausted = current.consumedAt == nil && now < current.expiresAt && current.attempts >= policy.codeAttempts
-                throw GatehouseError.codeRejected(exhausted ? .exhausted : .expired)
+                throw code.unclaimable(consumed: current.consumedAt != nil, expiresAt: current.expiresAt, attempts: current.attempts, now: now)
             }
-            guard matches(code, id: claimed.id, mac: claimed.secretMAC) else {
-                let left = policy.codeAttempts - claimed.attempts
-                throw GatehouseError.codeRejected(left > 0 ? .incorrect(attemptsLeft: left) : .exhausted)
-            }
+            guard code.matches(text, id: claimed.id, mac: claimed.secretMAC) else { throw code.wrongCode(attempts: claimed.attempts) }
             secret = try await secrets.consumeSecret(purpose, id: claimed.id, at: now, unexpiredAt: now)
         }
         guard let secret, let fields = try? JSONDecoder().decode(MailSecretFields.self, from: secret.data) else {
@@ -122,50 +147,14 @@ package struct AccountMailer: Sendable {
     /// Queues a mail: the hourly budget and the sender's retries run after the answer; a mail
     /// past the budget, or one that fails, is logged (address redacted) and counted, never answered.
     package func send(_ message: EmailMessage, now: Date) {
-        let job: DeliveryQueue.Job = { [self] in
-            do {
-                let budget = try await throttles.hit(.mailBudget, window: 3600, at: now)
-                guard budget.count <= policy.mailsPerHour else {
-                    logger.warning("Mail budget for this hour is spent; a mail was dropped", metadata: ["mail.budget": "\(policy.mailsPerHour)"])
-                    report(message, result: "dropped", now: now)
-                    return count("dropped")
-                }
-                guard let sender else { throw DeliveryError("no mail sender is configured") }
-                try await sender.send(.email(message))
-                count("sent")
-                report(message, result: "sent", now: now)
-            } catch {
-                count("failed")
-                report(message, result: "failed", now: now)
-                logger.error("Mail not sent", metadata: [
-                    "mail.to": "\(Self.redacted(message.to))", "mail.action": "\(message.action.rawValue)",
-                    "error": "\((error as? DeliveryError)?.reason ?? String(describing: type(of: error)))",
-                ])
-            }
+        let job: DeliveryQueue.Job = { [dispatch, logger] in
+            let outcome = await dispatch.dispatch(.email(message), to: message.to, purpose: message.action.purpose, now: now)
+            guard case .failed(let reason) = outcome else { return }
+            logger.error("Mail not sent", metadata: [
+                "mail.to": "\(Self.redacted(message.to))", "mail.action": "\(message.action.rawValue)", "error": "\(reason)",
+            ])
         }
         if let deliveries { deliveries.enqueue(job) } else { Task { await job() } }
-    }
-
-    /// The recipient is named by the keyed reference the sign-in limits use for the address.
-    private func report(_ message: EmailMessage, result: String, now: Date) {
-        let event = SecurityEvent.messageSent(
-            account: references.reference(for: message.to), channel: "email", purpose: message.action.rawValue, result: result
-        )
-        events?.record(event, at: now, address: nil, device: nil)
-    }
-
-    private func count(_ result: String) {
-        Counter(label: "gatehouse_messages_total", dimensions: [("channel", "email"), ("result", result)], factory: metrics).increment()
-    }
-
-    package func mac(id: String, code: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data("\(id):\(code)".utf8), using: key).hexEncoded
-    }
-
-    /// Compares in constant time (HMAC verification), whatever `code` is.
-    private func matches(_ code: String, id: String, mac stored: String?) -> Bool {
-        guard let stored, let expected = Data(hex: stored) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(expected, authenticating: Data("\(id):\(code)".utf8), using: key)
     }
 
     /// An address as logs show it: the first letter and the domain (`j…@example.com`).

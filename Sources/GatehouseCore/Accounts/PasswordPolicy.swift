@@ -11,7 +11,7 @@ import LoginCore
 /// is ``GatehouseError/passwordRejected(_:)`` with the app's copy.
 package struct PasswordPolicy: Sendable {
     /// The most bytes a password may have; longer ones are refused before hashing.
-    package static let maximumBytes = AuthService.maximumPasswordBytes
+    package static let maximumBytes = PasswordShape.maximumBytes
 
     /// The fewest characters (grapheme clusters).
     package var minimumLength = 8

@@ -45,30 +45,36 @@ public struct AuditEntry: Sendable, Equatable, Codable {
 extension AuditEntry {
     /// The entry a security event becomes.
     public init(_ event: SecurityEvent, at date: Date, address: String?, device: String?) {
+        let kind: AuditEventType
         self.init(at: date, type: "", address: address, device: device)
         switch event {
         case .signInSucceeded(let userID, let sessionID, let method):
-            (type, self.userID, details) = ("sign_in.succeeded", userID, ["session_id": sessionID, "method": method])
+            (kind, self.userID, details) = (.signInSucceeded, userID, ["session_id": sessionID, "method": method.rawValue])
         case .signInRefused(let account, let method, let reason, let userID):
-            (type, self.account, self.userID, details) = ("sign_in.refused", account, userID, ["method": method, "reason": reason.rawValue])
+            (kind, self.account, self.userID) = (.signInRefused, account, userID)
+            details = ["method": method.rawValue, "reason": reason.rawValue]
         case .signInThrottled(let account, let limit):
-            (type, self.account, details) = ("sign_in.throttled", account, ["limit": limit])
+            (kind, self.account, details) = (.signInThrottled, account, ["limit": limit.rawValue])
         case .sessionEnded(let userID, let sessionID, let reason):
-            type = reason == .refreshTokenReused ? "session.refresh_token_reused" : "session.ended"
+            kind = reason == .refreshTokenReused ? .refreshTokenReused : .sessionEnded
             self.userID = userID
             details = ["reason": reason.rawValue]
             if let sessionID { details["session_id"] = sessionID }
-        case .signedUp(let userID): (type, self.userID) = ("account.signed_up", userID)
-        case .emailVerified(let userID): (type, self.userID) = ("account.email_verified", userID)
-        case .passwordChanged(let userID, let method): (type, self.userID, details) = ("password.changed", userID, ["method": method])
-        case .passkeyAdded(let userID, let id): (type, self.userID, details) = ("passkey.added", userID, ["passkey_id": id])
-        case .passkeyRemoved(let userID, let id): (type, self.userID, details) = ("passkey.removed", userID, ["passkey_id": id])
-        case .passkeyCloneWarning(let userID, let id): (type, self.userID, details) = ("passkey.clone_warning", userID, ["passkey_id": id])
+        case .signedUp(let userID): (kind, self.userID) = (.signedUp, userID)
+        case .emailVerified(let userID): (kind, self.userID) = (.emailVerified, userID)
+        case .passwordChanged(let userID, let method): (kind, self.userID, details) = (.passwordChanged, userID, ["method": method.rawValue])
+        case .passkeyAdded(let userID, let id): (kind, self.userID, details) = (.passkeyAdded, userID, ["passkey_id": id])
+        case .passkeyRemoved(let userID, let id): (kind, self.userID, details) = (.passkeyRemoved, userID, ["passkey_id": id])
+        case .passkeyCloneWarning(let userID, let id): (kind, self.userID, details) = (.passkeyCloneWarning, userID, ["passkey_id": id])
         case .messageSent(let account, let channel, let purpose, let result):
-            (type, self.account, details) = ("message.sent", account, ["channel": channel, "purpose": purpose, "result": result])
-        case .identityLinked(let userID, let provider): (type, self.userID, details) = ("identity.linked", userID, ["provider": provider])
-        case .identityUnlinked(let userID, let provider): (type, self.userID, details) = ("identity.unlinked", userID, ["provider": provider])
-        case .administered(let actor, let action, let userID): (type, self.userID, self.actor) = ("admin.\(action)", userID, actor)
+            (kind, self.account) = (.messageSent, account)
+            details = ["channel": channel.rawValue, "purpose": purpose.rawValue, "result": result.rawValue]
+        case .identityLinked(let userID, let provider):
+            (kind, self.userID, details) = (.identityLinked, userID, ["provider": provider.rawValue])
+        case .identityUnlinked(let userID, let provider):
+            (kind, self.userID, details) = (.identityUnlinked, userID, ["provider": provider.rawValue])
+        case .administered(let actor, let action, let userID): (kind, self.userID, self.actor) = (action.auditType, userID, actor.rawValue)
         }
+        type = kind.rawValue
     }
 }

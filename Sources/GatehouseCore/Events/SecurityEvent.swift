@@ -6,11 +6,11 @@ import Foundation
 /// (``AccountKeys/reference(for:)``), so a recorded refusal reveals nothing either.
 public enum SecurityEvent: Sendable, Equatable {
     /// A grant passed every check and a session opened.
-    case signInSucceeded(userID: String, sessionID: String, method: String)
+    case signInSucceeded(userID: String, sessionID: String, method: SignInMethodName)
     /// A grant was refused after the limits admitted it; `account` is a keyed reference, and
     /// `userID` is set only when the grant was proved (locked, not verified): a wrong password
     /// names no account, known or not.
-    case signInRefused(account: String, method: String, reason: SignInRefusal, userID: String? = nil)
+    case signInRefused(account: String, method: SignInMethodName, reason: SignInRefusal, userID: String? = nil)
     /// A session ended, with why.
     case sessionEnded(userID: String, sessionID: String?, reason: SessionEndReason)
     /// An account was created by signing up (its email not yet verified).
@@ -18,7 +18,7 @@ public enum SecurityEvent: Sendable, Equatable {
     /// An account's email was verified.
     case emailVerified(userID: String)
     /// An account's password was set by a reset or a change; its sessions ended.
-    case passwordChanged(userID: String, method: String)
+    case passwordChanged(userID: String, method: PasswordChangeMethod)
     /// A passkey was added to an account.
     case passkeyAdded(userID: String, passkeyID: String)
     /// A passkey was removed from an account.
@@ -26,16 +26,16 @@ public enum SecurityEvent: Sendable, Equatable {
     /// A synced passkey's counter did not grow: accepted, but possibly a cloned authenticator.
     case passkeyCloneWarning(userID: String, passkeyID: String)
     /// A sign-in was refused by a limit before any check; `limit` names it (`address_limit`, `backoff`, `account_limit`).
-    case signInThrottled(account: String, limit: String)
+    case signInThrottled(account: String, limit: LimitKind)
     /// A code or a mail was handed to its channel (`sms`, `email`); `account` is the recipient's keyed reference.
-    case messageSent(account: String, channel: String, purpose: String, result: String)
+    case messageSent(account: String, channel: MessageChannel, purpose: MessagePurpose, result: MessageResult)
     /// An external identity was linked to an account.
-    case identityLinked(userID: String, provider: String)
+    case identityLinked(userID: String, provider: IdentityProvider)
     /// An external identity was unlinked from an account.
-    case identityUnlinked(userID: String, provider: String)
+    case identityUnlinked(userID: String, provider: IdentityProvider)
     /// An operator did something to an account: `actor` says who (`cli:alice`, `service_role`),
     /// `action` what (`create`, `update`, `delete`, `lock`, `unlock`, `ban`, `set_password`, …).
-    case administered(actor: String, action: String, userID: String)
+    case administered(actor: AuditActor, action: AdminAction, userID: String)
 }
 
 /// Why a sign-in the limits admitted was refused.

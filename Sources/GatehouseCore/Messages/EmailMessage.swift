@@ -16,6 +16,16 @@ public struct EmailMessage: Sendable, Equatable, Codable {
         case recovery
         /// Someone signed up with an address that already has an account.
         case existingAccount = "existing_account"
+
+        /// What the audit log says the mail was for.
+        public var purpose: MessagePurpose {
+            switch self {
+            case .signUp: .signUp
+            case .verify: .verify
+            case .recovery: .recovery
+            case .existingAccount: .existingAccount
+            }
+        }
     }
 
     public var action: Action

@@ -5,11 +5,11 @@ public enum OutgoingMessage: Sendable, Equatable {
     case sms(SMSMessage)
     case email(EmailMessage)
 
-    /// The channel's name, as logs and metrics say it.
-    public var channel: String {
+    /// The channel it leaves by, as logs and metrics say it.
+    public var channel: MessageChannel {
         switch self {
-        case .sms: "sms"
-        case .email: "email"
+        case .sms: .sms
+        case .email: .email
         }
     }
 }

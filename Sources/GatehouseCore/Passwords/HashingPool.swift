@@ -65,7 +65,7 @@ package final class HashingPool: @unchecked Sendable {
     /// How long each hash waited for a thread (`gatehouse_hashing_wait_seconds`).
     private static let wait = Metrics.Timer(label: "gatehouse_hashing_wait_seconds")
     /// Sign-ins refused because the queue was full.
-    private static let refused = Counter(label: "gatehouse_throttled_total", dimensions: [("limit", "hashing_queue")])
+    private static let refused = Counter(label: "gatehouse_throttled_total", dimensions: [("limit", LimitKind.hashingQueue.rawValue)])
 
     /// Runs `work` on a hashing thread.
     /// - Parameters:

@@ -14,19 +14,26 @@ package struct PhoneCodeIssuer: Sendable {
     /// Reads the numbers people type (libphonenumber, through its adapter).
     package let numbers: any PhoneNumberReader
     package let throttles: any ThrottleRepository
-    /// Keys the code MACs.
-    package let key: SymmetricKey
+    /// The code arithmetic (MAC, compare, tries left), shared with mail codes.
+    package let code: OneTimeCode
     /// Keyed references for counter keys, the same the sign-in limits use.
     package let references: AccountKeys
-    package let sender: (any MessageSender)?
+    /// The send step (budget, sender, count, report), shared with mail.
+    package var dispatch: MessageDispatch
     /// Where a silent account check's messages go, so every request answers after the same work.
     package let deliveries: DeliveryQueue?
     package let policy: PhonePolicy
     package let logger: Logger
     /// Where delivery results are counted (`gatehouse_messages_total{channel, result}`).
-    package var metrics: any MetricsFactory = MetricsSystem.factory
+    package var metrics: any MetricsFactory {
+        get { dispatch.metrics }
+        set { dispatch.metrics = newValue }
+    }
     /// Where each code handed to the gateway is reported (the audit log).
-    package var events: (any EventSink)?
+    package var events: (any EventSink)? {
+        get { dispatch.events }
+        set { dispatch.events = newValue }
+    }
 
     /// The name of the HMAC key in ``SecretRepository``.
     package static let secretName = "phone-code-hmac-v1"
@@ -38,9 +45,12 @@ package struct PhoneCodeIssuer: Sendable {
         self.codes = codes
         self.throttles = throttles
         self.numbers = numbers
-        self.key = key
+        code = OneTimeCode(key: key, maximumAttempts: policy.maximumAttempts)
         self.references = references
-        self.sender = sender
+        dispatch = MessageDispatch(
+            channel: .sms, throttles: throttles, budget: .smsBudget, perHour: policy.smsPerHour, overBudgetResult: .failed, sender: sender, references: references,
+            logger: logger
+        )
         self.deliveries = deliveries
         self.policy = policy
         self.logger = logger
@@ -93,11 +103,11 @@ package struct PhoneCodeIssuer: Sendable {
         to phone: PhoneNumber, purpose: PhoneCodePurpose, name: String?, deliver: Bool, now: Date
     ) async throws -> PhoneCodeSent {
         let queued = policy.silentAccountCheck && deliveries != nil
-        if deliver, !queued { try await spendBudget(now: now) }
-        let code = Self.generateCode(length: policy.codeLength)
+        if deliver, !queued, let wait = try await dispatch.spendBudget(now: now) { throw GatehouseError.smsUnavailable(retryAfter: wait) }
+        let code = OneTimeCode.generate(length: policy.codeLength)
         let id = RefreshToken.generate(prefix: "ghv_")
         let record = PhoneCodeRecord(
-            id: id, phone: phone.e164, purpose: purpose, name: name, codeMAC: mac(id: id, code: code), createdAt: now,
+            id: id, phone: phone.e164, purpose: purpose, name: name, codeMAC: self.code.mac(id: id, code: code), createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(policy.codeLifetime)), attempts: 0
         )
         try await codes.putPhoneCode(record)
@@ -116,74 +126,30 @@ package struct PhoneCodeIssuer: Sendable {
         )
     }
 
-    /// Counts one SMS against the hourly budget; past it, 503 with the wait.
-    private func spendBudget(now: Date) async throws {
-        let budget = try await throttles.hit(.smsBudget, window: 3600, at: now)
-        if budget.count > policy.smsPerHour {
-            logger.warning("SMS budget for this hour is spent", metadata: ["sms.budget": "\(policy.smsPerHour)"])
-            throw GatehouseError.smsUnavailable(retryAfter: budget.wait(window: 3600, now: now))
-        }
-    }
-
-    /// Sends one code (the sender retries); a code that could not be sent is deleted, so a new
-    /// one can be asked for at once, and the failure is logged with the number redacted.
+    /// Sends one code through the shared step; a code that could not be sent is deleted, so a
+    /// new one can be asked for at once, and the failure is logged with the number redacted.
     private func send(_ message: SMSMessage, id: String, now: Date, budgetSpent: Bool = false) async throws {
-        do {
-            if !budgetSpent { try await spendBudget(now: now) }
-            guard let sender else { throw DeliveryError("no SMS sender is configured") }
-            try await sender.send(.sms(message))
-            count(.sms(message), result: "sent")
-            report(message, result: "sent", now: now)
-        } catch {
-            count(.sms(message), result: "failed")
-            report(message, result: "failed", now: now)
+        switch await dispatch.dispatch(.sms(message), to: message.to, purpose: .code, budgetSpent: budgetSpent, now: now) {
+        case .sent:
+            return
+        case .overBudget(let wait):
             try? await codes.deletePhoneCode(id: id)
-            logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))", "error": "\(Self.describe(error))"])
+            logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))", "error": "over the hourly budget"])
+            throw GatehouseError.smsUnavailable(retryAfter: wait)
+        case .failed(let reason):
+            try? await codes.deletePhoneCode(id: id)
+            logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))", "error": "\(reason)"])
             throw GatehouseError.smsUnavailable(retryAfter: 30)
         }
     }
 
-    /// The recipient is named by the keyed reference the sign-in limits use for the number.
-    private func report(_ message: SMSMessage, result: String, now: Date) {
-        let event = SecurityEvent.messageSent(account: references.reference(for: message.to), channel: "sms", purpose: "code", result: result)
-        events?.record(event, at: now, address: nil, device: nil)
-    }
-
-    private func count(_ message: OutgoingMessage, result: String) {
-        Counter(label: "gatehouse_messages_total", dimensions: [("channel", message.channel), ("result", result)], factory: metrics).increment()
-    }
-
     /// The code's record if `code` is right; every try is counted before it is compared.
-    package func check(id: String, code: String, now: Date) async throws -> PhoneCodeRecord {
+    package func check(id: String, code text: String, now: Date) async throws -> PhoneCodeRecord {
         guard let claimed = try await codes.claimAttempt(id: id, maximum: policy.maximumAttempts, now: now) else {
             let record = try await codes.phoneCode(id: id)
-            if let record, record.consumedAt == nil, now < record.expiresAt, record.attempts >= policy.maximumAttempts {
-                throw GatehouseError.codeRejected(.exhausted)
-            }
-            throw GatehouseError.codeRejected(.expired)
+            throw code.unclaimable(consumed: record?.consumedAt != nil, expiresAt: record?.expiresAt, attempts: record?.attempts ?? 0, now: now)
         }
-        if matches(code, id: id, mac: claimed.codeMAC), try await codes.consumePhoneCode(id: id, at: now) { return claimed }
-        let left = policy.maximumAttempts - claimed.attempts
-        throw GatehouseError.codeRejected(left > 0 ? .incorrect(attemptsLeft: left) : .exhausted)
-    }
-
-    package func mac(id: String, code: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data("\(id):\(code)".utf8), using: key).hexEncoded
-    }
-
-    /// Compares in constant time (HMAC verification), whatever `code` is.
-    private func matches(_ code: String, id: String, mac stored: String) -> Bool {
-        guard let expected = Data(hex: stored) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(expected, authenticating: Data("\(id):\(code)".utf8), using: key)
-    }
-
-    /// `length` decimal digits, uniformly from the system CSPRNG.
-    package static func generateCode(length: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<length).map { _ in Character(String(UInt8.random(in: 0...9, using: &generator))) })
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        (error as? DeliveryError)?.reason ?? String(describing: type(of: error))
+        if code.matches(text, id: id, mac: claimed.codeMAC), try await codes.consumePhoneCode(id: id, at: now) { return claimed }
+        throw code.wrongCode(attempts: claimed.attempts)
     }
 }

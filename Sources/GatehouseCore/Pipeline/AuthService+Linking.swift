@@ -40,7 +40,7 @@ extension AuthService {
                 "user.id": "\(existing.id)", "provider": "\(identity.provider.rawValue)",
                 "rule": "\(emailVerified ? "verified_email" : "unverified_account_claimed")",
             ])
-            report(.identityLinked(userID: existing.id, provider: identity.provider.rawValue), address: nil, device: nil)
+            report(.identityLinked(userID: existing.id, provider: identity.provider), address: nil, device: nil)
             if !emailVerified {
                 logger.warning("Unverified account claimed by a verified provider email; password removed, sessions ended", metadata: [
                     "user.id": "\(existing.id)", "provider": "\(identity.provider.rawValue)",
@@ -80,7 +80,7 @@ extension AuthService {
             throw GatehouseError.providerSignIn(.identityTaken)
         }
         logger.notice("Identity linked", metadata: ["user.id": "\(userID)", "provider": "\(identity.provider.rawValue)", "rule": "signed_in"])
-        report(.identityLinked(userID: userID, provider: identity.provider.rawValue), address: nil, device: nil)
+        report(.identityLinked(userID: userID, provider: identity.provider), address: nil, device: nil)
         return Verified(user: user)
     }
 
@@ -95,7 +95,7 @@ extension AuthService {
         guard !remaining.isEmpty else { throw GatehouseError.lastSignInMethod }
         if try await users.removeIdentity(userID: userID, provider: provider) {
             logger.notice("Identity unlinked", metadata: ["user.id": "\(userID)", "provider": "\(provider.rawValue)"])
-            report(.identityUnlinked(userID: userID, provider: provider.rawValue), address: nil, device: nil)
+            report(.identityUnlinked(userID: userID, provider: provider), address: nil, device: nil)
         }
     }
 

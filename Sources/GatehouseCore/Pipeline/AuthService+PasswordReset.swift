@@ -37,11 +37,11 @@ extension AuthService {
             try await users.setPassword(userID: user.id, hash: hash, at: now)
             // Every session ends, even one opened this very millisecond; the pipeline opens the new one next.
             _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .passwordChanged)
-            report(.passwordChanged(userID: user.id, method: "reset"), address: nil, device: nil)
+            report(.passwordChanged(userID: user.id, method: .reset), address: nil, device: nil)
         }
         _ = try await users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now)
         let account = limiter.keys.reference(for: fields.email)
-        let cleared = try await limiter.throttles.clear(prefix: "fail:\(account):")
+        let cleared = try await limiter.throttles.clear(prefix: LimitKey.failureStreaksPrefix(account: account))
             + (try await limiter.throttles.clear(LimitKey.accountFailures(account: account).storageKey) ? 1 : 0)
         logger.info("Password reset", metadata: [
             "user.id": "\(user.id)", "password.set": "\(hash != nil)", "backoff.cleared": "\(cleared)",
@@ -52,9 +52,7 @@ extension AuthService {
     /// Changes the password of a signed-in account that proves its current one; every other
     /// session ends, this one goes on.
     package func changePassword(_ principal: Principal, current: String, new password: String, from client: ClientInfo) async throws {
-        guard current.utf8.count <= Self.maximumPasswordBytes else {
-            throw GatehouseError.invalidRequest("current_password must be at most \(Self.maximumPasswordBytes) bytes")
-        }
+        try PasswordShape.check(current, field: "current_password")
         try await passwords.check(password, logger: logger)
         let user = principal.user
         let attempt = try await limiter.admit(user.email ?? "user:\(user.id)", from: client, now: now)
@@ -74,9 +72,7 @@ extension AuthService {
         guard now.timeIntervalSince(principal.session.createdAt) <= within else {
             throw GatehouseError.invalidRequest("sign in again (or open a recovery link) to set a new password")
         }
-        guard password.utf8.count <= Self.maximumPasswordBytes else {
-            throw GatehouseError.invalidRequest("password must be at most \(Self.maximumPasswordBytes) bytes")
-        }
+        try PasswordShape.check(password)
         try await passwords.check(password, logger: logger)
         try await replacePassword(principal, with: password, client: client)
     }
@@ -89,6 +85,6 @@ extension AuthService {
         try await users.setPassword(userID: user.id, hash: hash, at: principal.session.createdAt)
         _ = try await sessions.revokeSessions(userID: user.id, keeping: principal.session.id, at: now, reason: .passwordChanged)
         logger.info("Password changed", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
-        report(.passwordChanged(userID: user.id, method: "change"), client: client)
+        report(.passwordChanged(userID: user.id, method: .change), client: client)
     }
 }

@@ -10,7 +10,7 @@ extension AuthService {
     package func refresh(_ presented: String) async throws -> TokenGrant {
         do {
             let grant = try await rotating(presented)
-            AuthMetrics.refresh(outcome: "success")
+            AuthMetrics.refresh(outcome: .success)
             return grant
         } catch {
             AuthMetrics.refresh(outcome: AuthMetrics.outcome(of: error))

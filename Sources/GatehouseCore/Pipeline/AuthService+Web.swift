@@ -14,7 +14,7 @@ extension AuthService {
     }
 
     /// Opens a web session for an admitted user, ending the one the browser held; returns its id.
-    package func openWebSession(for user: UserRecord, method: String, client: ClientInfo, replacing previousID: String?) async throws -> String {
+    package func openWebSession(for user: UserRecord, method: SignInMethodName, client: ClientInfo, replacing previousID: String?) async throws -> String {
         if let previousID, let previous = try await sessions.webSession(hash: WebSessionID.hash(previousID)) {
             try await sessions.revokeSession(id: previous.sessionID, at: now, reason: .webSessionReplaced)
         }

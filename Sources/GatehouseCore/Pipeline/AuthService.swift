@@ -31,8 +31,6 @@ public struct AuthService: Sendable {
     package let dummyHash: String
     package let logger: Logger
 
-    /// Passwords longer than this many bytes are refused before hashing.
-    package static let maximumPasswordBytes = 1024
     /// Identifiers longer than this many bytes are refused before any lookup.
     package static let maximumIdentifierBytes = 320
 
@@ -98,7 +96,7 @@ public struct AuthService: Sendable {
     package func admit(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
         do {
             let admission = try await admitting(grant, from: client)
-            AuthMetrics.signIn(method: grant.method, outcome: "success")
+            AuthMetrics.signIn(method: grant.method, outcome: .success)
             return admission
         } catch {
             AuthMetrics.signIn(method: grant.method, outcome: AuthMetrics.outcome(of: error))
@@ -124,7 +122,7 @@ public struct AuthService: Sendable {
         guard let verified = outcome else {
             try await limiter.recordFailure(attempt, now: now)
             logger.notice("Sign-in refused", metadata: [
-                "reason": "invalid_credentials", "method": "\(grant.method)", "account.ref": "\(attempt.account)",
+                "reason": "invalid_credentials", "method": "\(grant.method.rawValue)", "account.ref": "\(attempt.account)",
                 "client.address": "\(client.address)",
             ])
             report(.signInRefused(account: attempt.account, method: grant.method, reason: .invalidCredentials), client: client)
@@ -162,10 +160,7 @@ public struct AuthService: Sendable {
             guard identifier.utf8.count <= Self.maximumIdentifierBytes else {
                 throw GatehouseError.invalidRequest("email must be at most \(Self.maximumIdentifierBytes) bytes")
             }
-            guard !password.isEmpty else { throw GatehouseError.invalidRequest("password must not be empty") }
-            guard password.utf8.count <= Self.maximumPasswordBytes else {
-                throw GatehouseError.invalidRequest("password must be at most \(Self.maximumPasswordBytes) bytes")
-            }
+            try PasswordShape.check(password, required: true)
         case .phoneCode(let verificationID, let code):
             try requirePhoneSignIn()
             guard !verificationID.isEmpty, verificationID.utf8.count <= 64 else {
@@ -184,9 +179,7 @@ public struct AuthService: Sendable {
         case .passwordReset(let proof, let password):
             guard settings.accounts.passwordReset else { throw GatehouseError.featureNotOffered(.passwordReset) }
             try checkMailGrant(proof)
-            if let password, password.utf8.count > Self.maximumPasswordBytes {
-                throw GatehouseError.invalidRequest("password must be at most \(Self.maximumPasswordBytes) bytes")
-            }
+            if let password { try PasswordShape.check(password) }
         case .passkey:
             _ = try requirePasskeys()
         }
@@ -220,7 +213,7 @@ public struct AuthService: Sendable {
     ///   - lifetime: seconds until the session ends, however it is used.
     ///   - credential: the refresh token or web session id that will hold the session.
     package func openSession(
-        for user: UserRecord, method: String, client: ClientInfo, lifetime: Int,
+        for user: UserRecord, method: SignInMethodName, client: ClientInfo, lifetime: Int,
         credential: (SessionRecord) -> SessionCredential
     ) async throws -> SessionRecord {
         let start = now
@@ -233,7 +226,7 @@ public struct AuthService: Sendable {
         try await sessions.createSession(session, credential: made)
         let kind = if case .webSession = made { "web" } else { "api" }
         logger.info("Sign-in succeeded", metadata: [
-            "user.id": "\(user.id)", "session.id": "\(session.id)", "session.kind": "\(kind)", "method": "\(method)",
+            "user.id": "\(user.id)", "session.id": "\(session.id)", "session.kind": "\(kind)", "method": "\(method.rawValue)",
             "client.address": "\(client.address)",
         ])
         // The session's own label: the user agent is read once per sign-in.

@@ -36,20 +36,20 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The grant's kind, for logs and metrics.
-    package var method: String {
+    /// The grant's kind, for logs, events and metrics.
+    package var method: SignInMethodName {
         switch self {
-        case .password: "password"
-        case .phoneCode: "phone"
-        case .google, .flowCode: "google"
-        case .emailLink: "email_link"
-        case .passwordReset: "password_reset"
-        case .passkey: "passkey"
+        case .password: .password
+        case .phoneCode: .phone
+        case .google, .flowCode: .google
+        case .emailLink: .emailLink
+        case .passwordReset: .passwordReset
+        case .passkey: .passkey
         }
     }
 
     /// Never shows the secret.
-    public var description: String { "Grant.\(method)(identifier: \(identifier), <redacted>)" }
+    public var description: String { "Grant.\(method.rawValue)(identifier: \(identifier), <redacted>)" }
 }
 
 /// What an app presents from Google: an ID token it obtained itself, an authorization code for

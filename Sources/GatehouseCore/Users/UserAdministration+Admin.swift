@@ -43,7 +43,7 @@ extension UserAdministration {
         if let password { passwordHash = try await hasher.hash(password) }
         let account = NewAccount(name: try Self.checked(name), identities: identities, passwordHash: passwordHash)
         do {
-            return reported("create", try await account.create(in: users, at: clock()))
+            return reported(.create, try await account.create(in: users, at: clock()))
         } catch RepositoryError.duplicateIdentity {
             throw email.map { AdministrationError.emailTaken(rules.normalizedEmail($0)) } ?? AdministrationError.phoneTaken(phone ?? "")
         }
@@ -68,14 +68,14 @@ extension UserAdministration {
         }
         if let ban = change.ban { try await self.ban(user, ban, at: now) }
         let updated = try await account(.id(user.id))
-        return reported("update", updated)
+        return reported(.update, updated)
     }
 
     /// Bans an account for a time (ending its sessions) or lifts a ban or lock.
     public func ban(_ selector: AccountSelector, for duration: BanDuration) async throws {
         let user = try await account(selector)
         try await ban(user, duration, at: clock())
-        reported(duration == .lift ? "unban" : "ban", user)
+        reported(duration == .lift ? .unban : .ban, user)
     }
 
     /// One page of accounts (1-based), and how many there are.

@@ -15,7 +15,7 @@ public struct UserAdministration: Sendable {
     /// Where each change is reported (the audit log), as done by ``actor``.
     package let events: (any EventSink)?
     /// Who is administering: `cli:<user>` for the CLI, `service_role` for the admin API.
-    package let actor: String
+    package let actor: AuditActor
 
     /// Creates an administration over a repository.
     /// - Parameters:
@@ -28,7 +28,7 @@ public struct UserAdministration: Sendable {
     package init(
         repository: some UserRepository & SessionRepository, numbers: any PhoneNumberReader, hasher: PasswordHasher = PasswordHasher(),
         rules: FieldRules = FieldRules(), clock: @escaping @Sendable () -> Date = { Date() }, events: (any EventSink)? = nil,
-        actor: String = "cli"
+        actor: AuditActor = .cli
     ) {
         self.events = events
         self.actor = actor
@@ -61,7 +61,7 @@ public struct UserAdministration: Sendable {
             passwordHash: try await hasher.hash(password)
         )
         do {
-            return reported("create", try await account.create(in: users, at: clock()))
+            return reported(.create, try await account.create(in: users, at: clock()))
         } catch RepositoryError.duplicateIdentity {
             throw AdministrationError.emailTaken(normalized)
         }
@@ -78,7 +78,7 @@ public struct UserAdministration: Sendable {
         }
         let name = try Self.checked(PersonName(full: name))
         do {
-            return reported("create", try await NewAccount.phone(number.e164, name: name).create(in: users, at: clock()))
+            return reported(.create, try await NewAccount.phone(number.e164, name: name).create(in: users, at: clock()))
         } catch RepositoryError.duplicateIdentity {
             throw AdministrationError.phoneTaken(number.e164)
         }
@@ -130,7 +130,7 @@ public struct UserAdministration: Sendable {
         user.lockedAt = locked ? (user.lockedAt ?? clock()) : nil
         try await users.updateUser(user)
         if locked { try await endSessions(of: user, at: clock(), reason: .accountLocked) }
-        reported(locked ? "lock" : "unlock", user)
+        reported(locked ? .lock : .unlock, user)
     }
 
     /// Replaces a password and ends every session signed in with the old one (seed 001 edge case).
@@ -140,14 +140,14 @@ public struct UserAdministration: Sendable {
         let changedAt = clock()
         try await users.setPassword(userID: user.id, hash: try await hasher.hash(password), at: changedAt)
         try await endSessions(of: user, at: changedAt, reason: .passwordChanged)
-        reported("set_password", user)
+        reported(.setPassword, user)
     }
 
     /// Removes an account and its sessions.
     public func delete(account selector: AccountSelector) async throws {
         let user = try await account(selector)
         _ = try await users.deleteUser(id: user.id)
-        reported("delete", user)
+        reported(.delete, user)
     }
 
     /// Ends every session of the account, and reports it when there were any.
@@ -158,7 +158,7 @@ public struct UserAdministration: Sendable {
 
     /// Reports an operator's change to `user` and returns it.
     @discardableResult
-    package func reported(_ action: String, _ user: UserRecord) -> UserRecord {
+    package func reported(_ action: AdminAction, _ user: UserRecord) -> UserRecord {
         events?.record(.administered(actor: actor, action: action, userID: user.id), at: clock(), address: nil, device: nil)
         return user
     }

@@ -49,7 +49,7 @@ public func buildRouter(
     if let serviceRoleKey = configuration.serviceRoleKey {
         let admin = UserAdministration(
             repository: repository, numbers: LibPhoneNumber(), hasher: service.hasher, rules: configuration.login.rules,
-            clock: configuration.clock, events: configuration.events, actor: "service_role"
+            clock: configuration.clock, events: configuration.events, actor: .serviceRole
         )
         GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey).addRoutes(to: router)
     }
