@@ -290,6 +290,16 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LoginCoreTests", dependencies: ["LoginCore"]),
+        // The pipeline and its feature services on real SQLite, with no HTTP framework and no surface.
+        .testTarget(
+            name: "GatehouseCoreTests",
+            dependencies: [
+                "GatehouseCore", "GatehouseSQL", "GatehouseModel", "LoginCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "GatehouseServerTests",
             dependencies: [

@@ -80,6 +80,15 @@ class Server:
 SECRET_MARKERS = (PASSWORD, "ghr_", "ghw_", "ghm_", "eyJ", "PLANTED")
 
 
+# The longest tests, started first so that no worker (pytest-xdist) begins one near the end
+# of the run and leaves the others idle while it finishes.
+LONGEST_FIRST = ("test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases",)
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.name not in LONGEST_FIRST)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def logs_hold_no_secrets():
     """After the whole session, every server's log is searched for secrets."""

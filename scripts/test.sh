@@ -1,16 +1,49 @@
 #!/usr/bin/env bash
 # Every test:
-#  1. the Swift suites (LoginCore; the server through HummingbirdTesting on real SQLite files;
-#     the client SDK and the CLI against the real server on loopback), inside a private D-Bus
-#     session with a real GNOME Keyring for the Secret Service store; the storage contract on
-#     SQLite and on a private PostgreSQL; then the HTTP suites again on that PostgreSQL;
-#  2. the Python suite (e2e/) against the real gatehouse binary: real headless Chromium, and
-#     third-party clients (supabase-auth, gql, schemathesis over docs/openapi.yaml).
+#  1. the Swift suites (LoginCore; the pipeline and its services on real SQLite with no HTTP
+#     framework; the server through HummingbirdTesting on real SQLite files; the client SDK and
+#     the CLI against the real server on loopback), inside a private D-Bus session with a real
+#     GNOME Keyring for the Secret Service store; the storage contract on SQLite and on a private
+#     PostgreSQL; then the HTTP suites again on that PostgreSQL;
+#  2. the Python suite (e2e/) against the real gatehouse binary on three pytest-xdist workers:
+#     real headless Chromium, and third-party clients (supabase-auth, gql, schemathesis over
+#     docs/openapi.yaml).
+# Each phase's time is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh dbus gnome-keyring libsecret-tools
+started=$(date +%s)
+phases=()
+phase() { # name, start time
+  phases+=("$(printf '%-44s %4ds' "$1" $(( $(date +%s) - $2 )))")
+}
+print_phases() {
+  echo "phases:"
+  for line in "${phases[@]}"; do echo "  $line"; done
+  printf '  %-44s %4ds\n' "total" $(( $(date +%s) - started ))
+}
 
+at=$(date +%s)
+./scripts/setup.sh dbus gnome-keyring libsecret-tools
+phase "setup (system packages)" "$at"
+
+# The Python suite's packages, venvs and axe-core download while Swift compiles.
+prepare_log=$(mktemp)
+./e2e/prepare.sh >"$prepare_log" 2>&1 &
+prepare_pid=$!
+
+at=$(date +%s)
 swift build --build-tests
+phase "swift build (everything, once)" "$at"
+
+at=$(date +%s)
+if ! wait "$prepare_pid"; then
+  cat "$prepare_log"
+  echo "e2e/prepare.sh failed"
+  exit 1
+fi
+rm -f "$prepare_log"
+phase "wait for the Python suite's setup" "$at"
+
 # The OpenID provider the Google suites sign in with (oidc-provider-mock, Python 3.12).
 OIDC_MOCK_PYTHON=$(./scripts/oidc-provider.sh)
 export OIDC_MOCK_PYTHON GATEHOUSE_REQUIRE_OIDC=1
@@ -18,16 +51,28 @@ log=$(mktemp)
 set +e
 # One test at a time: on a two-core machine parallel tests only contend for the same cores
 # (argon2id at OWASP cost in most of them) and push requests past the SDK's 10 s silence
-# timeout; serial, the whole suite takes about 35 s.
+# timeout; serial, the suites take about a minute on SQLite.
 # A private PostgreSQL for the storage contract suite (both engines) and for a second run of
-# the HTTP suites on PostgreSQL.
+# the HTTP suites on PostgreSQL. Each run prints its start and end for the phase times.
 GATEHOUSE_REQUIRE_POSTGRES=1 ./scripts/with-postgres.sh bash -c '
-  ./scripts/with-keyring.sh swift test --no-parallel || exit $?
+  echo "phase-mark sqlite $(date +%s)"
+  ./scripts/with-keyring.sh swift test --skip-build --no-parallel || exit $?
+  echo "phase-mark postgres $(date +%s)"
   echo "swift: the HTTP suites again, on PostgreSQL"
-  GATEHOUSE_TEST_ENGINE=postgres swift test --no-parallel --filter "$0"
+  GATEHOUSE_TEST_ENGINE=postgres swift test --skip-build --no-parallel --filter "$0"
+  status=$?
+  echo "phase-mark done $(date +%s)"
+  exit $status
 ' "$(cat scripts/postgres-suites.txt | paste -sd'|')" 2>&1 | tee "$log"
 swift_status=${PIPESTATUS[0]}
 set -e
+sqlite_at=$(sed -n 's/^phase-mark sqlite \([0-9]*\)$/\1/p' "$log")
+postgres_at=$(sed -n 's/^phase-mark postgres \([0-9]*\)$/\1/p' "$log")
+done_at=$(sed -n 's/^phase-mark done \([0-9]*\)$/\1/p' "$log")
+if [ -n "$sqlite_at" ] && [ -n "$postgres_at" ] && [ -n "$done_at" ]; then
+  phases+=("$(printf '%-44s %4ds' "swift tests on SQLite (all suites)" $(( postgres_at - sqlite_at )))")
+  phases+=("$(printf '%-44s %4ds' "swift tests on PostgreSQL (HTTP suites)" $(( done_at - postgres_at )))")
+fi
 # Both runs' totals: all suites on SQLite, then the HTTP suites on PostgreSQL.
 swift_total=0
 swift_runs=0
@@ -39,16 +84,20 @@ done
 if [ "$swift_status" -ne 0 ] || [ -z "$swift_total" ]; then
   rm -f "$log"
   echo "swift: tests failed (exit $swift_status)"
+  print_phases
   exit 1
 fi
 
+at=$(date +%s)
 set +e
 ./e2e/run.sh 2>&1 | tee "$log"
 browser_status=${PIPESTATUS[0]}
 set -e
+phase "python suite (browser + clients, 3 workers)" "$at"
 browser_passed=$(grep -oE "[0-9]+ passed" "$log" | tail -n 1 | cut -d' ' -f1 || true)
 browser_failed=$(grep -oE "[0-9]+ failed" "$log" | tail -n 1 | cut -d' ' -f1 || true)
 rm -f "$log"
+print_phases
 echo "swift: $swift_total passed, 0 failed"
 echo "python (browser + third-party clients): ${browser_passed:-0} passed, ${browser_failed:-0} failed"
 if [ -s .build-e2e/schemathesis.txt ]; then echo "schemathesis: $(cat .build-e2e/schemathesis.txt)"; fi

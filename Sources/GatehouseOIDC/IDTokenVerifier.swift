@@ -20,7 +20,7 @@ package struct IDTokenVerifier: Sendable {
         self.provider = provider
         self.settings = settings
     }
-    package static let maximumBytes = ProviderSignIn.maximumIDTokenBytes
+    package static let maximumBytes = ConfiguredProvider.maximumIDTokenBytes
 
     /// What a token's `nonce` must be (the core's ``GatehouseCore/NonceCheck``).
     package typealias NonceCheck = GatehouseCore.NonceCheck

@@ -10,7 +10,7 @@ extension SQLRepository {
         let now = date.milliseconds
         // The trigger of schema version 9 inserts the successor's row in this same statement.
         // Written out rather than built: this runs on every refresh, and the text never changes.
-        // The session's liveness mirrors `UserRecord.isLocked(at:)` and `AuthService+Refresh`.
+        // The session's liveness mirrors `UserRecord.isLocked(at:)` and `SignInPipeline+Refresh`.
         let claim: SQLQueryString = """
             UPDATE refresh_tokens SET rotated_at = \(bind: now), sealed_successor = \(bind: sealedSuccessor),
             successor_hash = \(bind: successorHash) WHERE token_hash = \(bind: hash) AND rotated_at IS NULL AND EXISTS (

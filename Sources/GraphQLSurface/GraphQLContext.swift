@@ -2,9 +2,9 @@ import GatehouseCore
 import GatehouseHTTP
 import NIOConcurrencyHelpers
 
-/// What every GraphQL resolver sees: the auth service, the caller, and what the response adds.
+/// What every GraphQL resolver sees: the services, the caller, and what the response adds.
 package struct GraphQLContext: Sendable {
-    package let service: AuthService
+    package let services: GatehouseServices
     /// The request context: the client's address and device token, and the Bearer principal.
     package let request: GatehouseRequestContext
     /// A device token a successful `login` hands back in the `Gatehouse-Device` header.

@@ -14,20 +14,20 @@ import LoginCore
 /// `extensions.code` says what happened. A body that is not a GraphQL request gets status 400
 /// with the same shape.
 package struct GraphQLController {
-    package let service: AuthService
+    package let services: GatehouseServices
     package let api: GatehouseGraphQL
     package let messages: MessageCatalogue
     package let limits: GraphQLLimits
 
-    package init(service: AuthService, messages: MessageCatalogue, limits: GraphQLLimits = GraphQLLimits()) throws {
-        self.service = service
+    package init(services: GatehouseServices, messages: MessageCatalogue, limits: GraphQLLimits = GraphQLLimits()) throws {
+        self.services = services
         self.messages = messages
         self.limits = limits
         api = try GatehouseGraphQL()
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
-        router.group().add(middleware: BearerAuthenticator(service: service)).post("/graphql", use: execute)
+        router.group().add(middleware: BearerAuthenticator(pipeline: services.pipeline)).post("/graphql", use: execute)
     }
 
     @Sendable package func execute(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -42,7 +42,7 @@ package struct GraphQLController {
             let message = "The body must be a JSON object with a string \"query\" and optional \"variables\" and \"operationName\""
             return try respond(GraphQLResult(errors: [GraphQLFailure.badRequest(message)]), status: (.badRequest, nil))
         }
-        let graphQLContext = GraphQLContext(service: service, request: context)
+        let graphQLContext = GraphQLContext(services: services, request: context)
         let result: GraphQLResult
         do {
             result = try await api.run(query, context: graphQLContext, limits: limits)
@@ -61,11 +61,8 @@ package struct GraphQLController {
     /// 429 or 503 with `Retry-After` when a sign-in was throttled or the server was busy, as on REST.
     private func status(of result: GraphQLResult) -> (HTTPResponse.Status, Int?) {
         for error in result.errors {
-            switch error.originalError as? GatehouseError {
-            case .rateLimited(let seconds), .resendTooSoon(let seconds): return (.tooManyRequests, seconds)
-            case .overloaded(let seconds): return (.serviceUnavailable, seconds)
-            default: continue
-            }
+            guard let failure = error.originalError as? GatehouseError, let answer = GraphQLFailure.httpStatus(of: failure) else { continue }
+            return answer
         }
         return (.ok, nil)
     }

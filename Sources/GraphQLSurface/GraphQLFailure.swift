@@ -1,14 +1,14 @@
 import GatehouseCore
-import GatehouseHTTP
 import GatehouseModel
 import GraphQL
+import Hummingbird
 import LoginCore
 
 /// GraphQL errors with an `extensions.code`, in the style Apollo servers use.
 ///
 /// The codes are ``GraphQLErrorCode``, the table the SDK reads too; each domain error picks
 /// its code in one exhaustive `switch`, never from another surface's string. Messages are the
-/// app's copy where the screen shows them, and the REST wording otherwise.
+/// app's copy where the screen shows them, and the error's one presentation otherwise.
 package enum GraphQLFailure {
     package static func make(code: GraphQLErrorCode, message: String, locations: [SourceLocation] = [], path: IndexPath = []) -> GraphQLError {
         GraphQLError(message: message, locations: locations, path: path, extensions: ["code": .string(code.rawValue)])
@@ -28,53 +28,68 @@ package enum GraphQLFailure {
     package static func make(
         _ error: GatehouseError, messages: MessageCatalogue, locations: [SourceLocation] = [], path: IndexPath = []
     ) -> GraphQLError {
-        let rest = APIError(error)
-        let (code, message, retryAfter): (GraphQLErrorCode, String, Int?) = switch error {
-        case .invalidRequest(let message): (.badUserInput, message, nil)
-        case .payloadTooLarge(let limit): (.badUserInput, "The request body must be at most \(limit) bytes", nil)
-        case .invalidCredentials: (.invalidCredentials, messages.text(.invalidCredentials), nil)
-        case .accountLocked: (.accountLocked, messages.text(.accountLocked), nil)
-        case .emailNotVerified: (.emailNotVerified, messages.text(.emailNotVerified), nil)
-        case .passwordRejected(let rejection): (.weakPassword, rejection.message, nil)
-        case .linkExpired: (.linkExpired, messages.text(.linkExpired), nil)
-        case .featureNotOffered: (.featureDisabled, rest.message, nil)
-        case .passkeyRejected(.unknownCredential): (.passkeyUnknown, messages.text(.passkeyUnknown), nil)
-        case .passkeyRejected(.challengeExpired): (.passkeyChallengeExpired, rest.message, nil)
-        case .passkeyRejected: (.passkeyRejected, messages.text(.passkeyFailed), nil)
-        case .passkeyTaken: (.passkeyTaken, rest.message, nil)
-        case .reauthenticationRequired: (.reauthenticationRequired, rest.message, nil)
-        case .rateLimited(let seconds): (.rateLimited, messages.rateLimitedText(seconds: seconds), seconds)
+        let shown = error.presentation
+        let (code, message): (GraphQLErrorCode, String) = switch error {
+        case .invalidRequest(let message): (.badUserInput, message)
+        case .payloadTooLarge: (.badUserInput, shown.text)
+        case .invalidCredentials: (.invalidCredentials, messages.text(.invalidCredentials))
+        case .accountLocked: (.accountLocked, messages.text(.accountLocked))
+        case .emailNotVerified: (.emailNotVerified, messages.text(.emailNotVerified))
+        case .passwordRejected(let rejection): (.weakPassword, rejection.message)
+        case .linkExpired: (.linkExpired, messages.text(.linkExpired))
+        case .featureNotOffered: (.featureDisabled, shown.text)
+        case .passkeyRejected(.unknownCredential): (.passkeyUnknown, messages.text(.passkeyUnknown))
+        case .passkeyRejected(.challengeExpired): (.passkeyChallengeExpired, shown.text)
+        case .passkeyRejected: (.passkeyRejected, messages.text(.passkeyFailed))
+        case .passkeyTaken: (.passkeyTaken, shown.text)
+        case .reauthenticationRequired: (.reauthenticationRequired, shown.text)
+        case .rateLimited(let seconds): (.rateLimited, messages.rateLimitedText(seconds: seconds))
         case .resendTooSoon(let seconds):
-            (.resendTooSoon, messages.resendWaitText(seconds: seconds), seconds)
-        case .overloaded(let seconds): (.serverBusy, "The server is busy. Please try again shortly.", seconds)
-        case .unauthenticated: (.unauthenticated, "A Bearer access token is required", nil)
-        case .invalidToken(let message): (.unauthenticated, message, nil)
-        case .sessionEnded: (.unauthenticated, "The session has ended", nil)
-        case .refreshRejected(let failure): (code(failure), failure.message, nil)
-        case .methodNotOffered: (.signInMethodNotOffered, rest.message, nil)
-        case .formExpired: (.badUserInput, rest.message, nil)
-        case .invalidPhone: (.invalidPhone, rest.message, nil)
-        case .accountNotFound: (.accountNotFound, rest.message, nil)
-        case .phoneTaken: (.phoneTaken, rest.message, nil)
-        case .codeRejected(.incorrect): (.invalidCode, rest.message, nil)
-        case .codeRejected(.expired): (.codeExpired, rest.message, nil)
-        case .codeRejected(.exhausted): (.codeAttemptsExceeded, rest.message, nil)
-        case .smsUnavailable(let seconds): (.smsUnavailable, rest.message, seconds)
-        case .providerSignIn(let failure): (code(failure), rest.message, nil)
-        case .lastSignInMethod: (.lastSignInMethod, rest.message, nil)
-        case .administration(.emailTaken): (.emailTaken, rest.message, nil)
-        case .administration(.phoneTaken): (.phoneTaken, rest.message, nil)
-        case .administration(.invalidPhone): (.invalidPhone, rest.message, nil)
-        case .administration(.noSuchUser), .administration(.noSuchAccount): (.accountNotFound, rest.message, nil)
+            (.resendTooSoon, messages.resendWaitText(seconds: seconds))
+        case .overloaded: (.serverBusy, shown.text)
+        case .unauthenticated: (.unauthenticated, shown.text)
+        case .invalidToken: (.unauthenticated, shown.text)
+        case .sessionEnded: (.unauthenticated, shown.text)
+        case .refreshRejected(let failure): (code(failure), shown.text)
+        case .methodNotOffered: (.signInMethodNotOffered, shown.text)
+        case .formExpired: (.badUserInput, shown.text)
+        case .invalidPhone: (.invalidPhone, shown.text)
+        case .accountNotFound: (.accountNotFound, shown.text)
+        case .phoneTaken: (.phoneTaken, shown.text)
+        case .codeRejected(.incorrect): (.invalidCode, shown.text)
+        case .codeRejected(.expired): (.codeExpired, shown.text)
+        case .codeRejected(.exhausted): (.codeAttemptsExceeded, shown.text)
+        case .smsUnavailable: (.smsUnavailable, shown.text)
+        case .providerSignIn(let failure): (code(failure), shown.text)
+        case .lastSignInMethod: (.lastSignInMethod, shown.text)
+        case .administration(.emailTaken): (.emailTaken, shown.text)
+        case .administration(.phoneTaken): (.phoneTaken, shown.text)
+        case .administration(.invalidPhone): (.invalidPhone, shown.text)
+        case .administration(.noSuchUser), .administration(.noSuchAccount): (.accountNotFound, shown.text)
         case .administration(.invalidEmail), .administration(.invalidPassword), .administration(.invalidName):
-            (.badUserInput, rest.message, nil)
-        case .notFound: (.notFound, rest.message, nil)
-        case .methodNotAllowed: (.badUserInput, rest.message, nil)
-        case .unexpected: (.internalServerError, rest.message, nil)
+            (.badUserInput, shown.text)
+        case .notFound: (.notFound, shown.text)
+        case .methodNotAllowed: (.badUserInput, shown.text)
+        case .unexpected: (.internalServerError, shown.text)
         }
         var extensions: [String: Map] = ["code": .string(code.rawValue)]
-        if let retryAfter { extensions["retryAfter"] = .number(Number(retryAfter)) }
+        if let retryAfter = shown.retryAfter { extensions["retryAfter"] = .number(Number(retryAfter)) }
         return GraphQLError(message: message, locations: locations, path: path, extensions: extensions)
+    }
+
+    /// The HTTP status a GraphQL answer takes for an error (otherwise 200): 429 or 503 with
+    /// `Retry-After` when a sign-in was throttled or the server was busy, as on REST.
+    package static func httpStatus(of error: GatehouseError) -> (HTTPResponse.Status, Int?)? {
+        switch error {
+        case .rateLimited(let seconds), .resendTooSoon(let seconds): (.tooManyRequests, seconds)
+        case .overloaded(let seconds): (.serviceUnavailable, seconds)
+        case .invalidRequest, .payloadTooLarge, .invalidCredentials, .accountLocked, .emailNotVerified, .passwordRejected,
+             .linkExpired, .featureNotOffered, .passkeyRejected, .passkeyTaken, .reauthenticationRequired, .unauthenticated,
+             .invalidToken, .sessionEnded, .refreshRejected, .invalidPhone, .accountNotFound, .phoneTaken, .codeRejected,
+             .smsUnavailable, .providerSignIn, .lastSignInMethod, .formExpired, .methodNotOffered, .administration, .notFound,
+             .methodNotAllowed, .unexpected:
+            nil
+        }
     }
 
     package static func code(_ failure: RefreshFailure) -> GraphQLErrorCode {

@@ -2,7 +2,7 @@ import GatehouseCore
 import Graphiti
 import GatehouseModel
 
-/// Sign-up, email verification and password reset for GraphQL apps: the same ``AuthService``
+/// Sign-up, email verification and password reset for GraphQL apps: the same feature services
 /// calls as `POST /api/auth/signup`, `email/…` and `password/…`.
 ///
 /// The mutations that mail answer `true` whether or not the address has an account; the ones
@@ -39,17 +39,17 @@ extension GraphQLResolver {
 
     package func signUp(context: GraphQLContext, arguments: SignUpArguments) async throws -> Bool {
         let data = arguments.data
-        _ = try await context.service.signUp(email: data.email, password: data.password, name: data.name, from: context.request.client)
+        _ = try await context.services.accounts.signUp(email: data.email, password: data.password, name: data.name, from: context.request.client)
         return true
     }
 
     package func resendVerificationEmail(context: GraphQLContext, arguments: EmailArguments) async throws -> Bool {
-        _ = try await context.service.resendVerification(email: arguments.email, from: context.request.client)
+        _ = try await context.services.accounts.resendVerification(email: arguments.email, from: context.request.client)
         return true
     }
 
     package func requestPasswordReset(context: GraphQLContext, arguments: EmailArguments) async throws -> Bool {
-        _ = try await context.service.requestPasswordReset(email: arguments.email, from: context.request.client)
+        _ = try await context.services.accounts.requestPasswordReset(email: arguments.email, from: context.request.client)
         return true
     }
 
@@ -62,7 +62,7 @@ extension GraphQLResolver {
     }
 
     private func signIn(_ grant: Grant, context: GraphQLContext) async throws -> AuthPayload {
-        let signIn = try await context.service.signIn(grant, from: context.request.client)
+        let signIn = try await context.services.pipeline.signIn(grant, from: context.request.client)
         context.deviceToken.withLockedValue { $0 = signIn.deviceToken }
         return AuthPayload(signIn.grant)
     }

@@ -3,7 +3,7 @@ import GatehouseCore
 import GatehouseModel
 import Graphiti
 
-/// Passkeys for GraphQL apps: the same ``AuthService`` calls as `/api/auth/passkeys/…`.
+/// Passkeys for GraphQL apps: the same feature services calls as `/api/auth/passkeys/…`.
 ///
 /// WebAuthn's options and credentials are JSON the browser makes and takes as it is
 /// (`PublicKeyCredential.parseCreationOptionsFromJSON`, `toJSON()`), so they travel as JSON
@@ -20,41 +20,41 @@ extension GraphQLResolver {
     }
 
     package func passkeyAuthenticationOptions(context: GraphQLContext, arguments: NoArguments) async throws -> String {
-        try Self.jsonText(try await context.service.passkeyAuthenticationOptions(from: context.request.client))
+        try Self.jsonText(try await context.services.passkeyService().passkeyAuthenticationOptions(from: context.request.client))
     }
 
     package func signInWithPasskey(context: GraphQLContext, arguments: PasskeyCredentialArguments) async throws -> AuthPayload {
         let json: PasskeyAssertionJSON = try Self.decode(arguments.credential)
-        let signIn = try await context.service.signIn(try .passkey(json), from: context.request.client)
+        let signIn = try await context.services.pipeline.signIn(try .passkey(json), from: context.request.client)
         context.deviceToken.withLockedValue { $0 = signIn.deviceToken }
         return AuthPayload(signIn.grant)
     }
 
     package func passkeyRegistrationOptions(context: GraphQLContext, arguments: NoArguments) async throws -> String {
-        try Self.jsonText(try await context.service.passkeyRegistrationOptions(for: try context.principal()))
+        try Self.jsonText(try await context.services.passkeyService().passkeyRegistrationOptions(for: try context.principal()))
     }
 
     package func registerPasskey(context: GraphQLContext, arguments: PasskeyCredentialArguments) async throws -> PasskeySummary {
         let json: PasskeyRegistrationJSON = try Self.decode(arguments.credential)
-        let record = try await context.service.registerPasskey(json, name: arguments.name, for: try context.principal())
+        let record = try await context.services.passkeyService().registerPasskey(json, name: arguments.name, for: try context.principal())
         return PasskeySummary(record)
     }
 
     package func passkeys(context: GraphQLContext, arguments: NoArguments) async throws -> [PasskeySummary] {
-        try await context.service.passkeys(of: try context.principal().user.id).map(PasskeySummary.init)
+        try await context.services.passkeyService().passkeys(of: try context.principal().user.id).map(PasskeySummary.init)
     }
 
     package func renamePasskey(context: GraphQLContext, arguments: PasskeyIDArguments) async throws -> PasskeySummary {
         let principal = try context.principal()
-        try await context.service.renamePasskey(arguments.id, to: arguments.name ?? "", for: principal)
-        guard let record = try await context.service.passkeys(of: principal.user.id).first(where: { $0.id == arguments.id }) else {
+        try await context.services.passkeyService().renamePasskey(arguments.id, to: arguments.name ?? "", for: principal)
+        guard let record = try await context.services.passkeyService().passkeys(of: principal.user.id).first(where: { $0.id == arguments.id }) else {
             throw GatehouseError.notFound
         }
         return PasskeySummary(record)
     }
 
     package func removePasskey(context: GraphQLContext, arguments: PasskeyIDArguments) async throws -> Bool {
-        try await context.service.removePasskey(arguments.id, for: try context.principal())
+        try await context.services.passkeyService().removePasskey(arguments.id, for: try context.principal())
         return true
     }
 

@@ -4,7 +4,7 @@ import GatehouseModel
 
 /// Seed 004's phone sign-in for GraphQL apps: send a code, resend it, verify it.
 ///
-/// The same ``AuthService`` calls as `POST /api/auth/phone/…`, so the limits, the account check
+/// The same feature services calls as `POST /api/auth/phone/…`, so the limits, the account check
 /// and the sign-in pipeline are shared; `verifyPhoneCode` answers like `login`.
 extension GraphQLResolver {
     /// `sendPhoneCode(data: { phone, country })`.
@@ -25,18 +25,18 @@ extension GraphQLResolver {
     }
 
     package func sendPhoneCode(context: GraphQLContext, arguments: SendPhoneCodeArguments) async throws -> PhoneCodeSent {
-        try await context.service.sendPhoneCode(
+        try await context.services.phoneCodes().sendPhoneCode(
             arguments.data.phone, country: arguments.data.country, purpose: .signIn, from: context.request.client
         )
     }
 
     package func resendPhoneCode(context: GraphQLContext, arguments: ResendPhoneCodeArguments) async throws -> PhoneCodeSent {
-        try await context.service.resendPhoneCode(verificationID: arguments.verificationId, from: context.request.client)
+        try await context.services.phoneCodes().resendPhoneCode(verificationID: arguments.verificationId, from: context.request.client)
     }
 
     package func verifyPhoneCode(context: GraphQLContext, arguments: VerifyPhoneCodeArguments) async throws -> AuthPayload {
         let grant = Grant.phoneCode(verificationID: arguments.data.verificationId, code: arguments.data.code)
-        let signIn = try await context.service.signIn(grant, from: context.request.client)
+        let signIn = try await context.services.pipeline.signIn(grant, from: context.request.client)
         context.deviceToken.withLockedValue { $0 = signIn.deviceToken }
         return AuthPayload(signIn.grant)
     }

@@ -2,18 +2,18 @@ import GatehouseCore
 import GatehouseModel
 import Graphiti
 
-/// The device list for GraphQL apps: the same ``AuthService`` calls as `/api/sessions`.
+/// The device list for GraphQL apps: the same feature services calls as `/api/sessions`.
 extension GraphQLResolver {
     package struct SessionIDArguments: Codable {
         let id: String
     }
 
     package func sessions(context: GraphQLContext, arguments: NoArguments) async throws -> [DeviceSummary] {
-        try await context.service.devices(of: try context.principal()).map(DeviceSummary.init)
+        try await context.services.devices.devices(of: try context.principal()).map(DeviceSummary.init)
     }
 
     package func endSession(context: GraphQLContext, arguments: SessionIDArguments) async throws -> Bool {
-        try await context.service.endSession(arguments.id, for: try context.principal())
+        try await context.services.devices.endSession(arguments.id, for: try context.principal())
         return true
     }
 }

@@ -4,7 +4,7 @@ import GatehouseModel
 
 /// Seed 001's GraphQL operations: `login`, `refresh`, `logout` and `me`.
 ///
-/// Each one calls the same ``AuthService`` as the REST routes, so sign-in has the same dummy-hash
+/// Each one calls the same feature services as the REST routes, so sign-in has the same dummy-hash
 /// timing, the same session rotation rules and the same logging.
 package struct GraphQLResolver: Sendable {
     /// `login(data: { email, password })`, seed 001's contract.
@@ -38,13 +38,13 @@ package struct GraphQLResolver: Sendable {
 
     package func login(context: GraphQLContext, arguments: LoginArguments) async throws -> AuthPayload {
         let grant = Grant.password(identifier: arguments.data.email, password: arguments.data.password)
-        let signIn = try await context.service.signIn(grant, from: context.request.client)
+        let signIn = try await context.services.pipeline.signIn(grant, from: context.request.client)
         context.deviceToken.withLockedValue { $0 = signIn.deviceToken }
         return AuthPayload(signIn.grant)
     }
 
     package func refresh(context: GraphQLContext, arguments: RefreshArguments) async throws -> AuthPayload {
-        AuthPayload(try await context.service.refresh(arguments.data.refreshToken))
+        AuthPayload(try await context.services.pipeline.refresh(arguments.data.refreshToken))
     }
 
     package func logout(context: GraphQLContext, arguments: LogoutArguments) async throws -> Bool {
@@ -52,7 +52,7 @@ package struct GraphQLResolver: Sendable {
         guard let scope = LogoutScope(rawValue: name) else {
             throw GatehouseError.invalidRequest("scope must be one of: local, global, others")
         }
-        try await context.service.logout(try context.principal(), scope: scope)
+        try await context.services.pipeline.logout(try context.principal(), scope: scope)
         return true
     }
 

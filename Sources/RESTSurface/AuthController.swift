@@ -6,30 +6,30 @@ import HummingbirdAuth
 
 /// Seed 000's REST routes: login, refresh, logout and the current user.
 package struct AuthController {
-    package let service: AuthService
+    package let pipeline: SignInPipeline
 
-    package init(service: AuthService) {
-        self.service = service
+    package init(pipeline: SignInPipeline) {
+        self.pipeline = pipeline
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
         router.post("/api/auth/login", use: login)
         router.post("/api/auth/refresh", use: refresh)
         router.group()
-            .add(middleware: BearerAuthenticator(service: service))
+            .add(middleware: BearerAuthenticator(pipeline: pipeline))
             .post("/api/auth/logout", use: logout)
             .get("/api/me", use: me)
     }
 
     @Sendable package func login(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(LoginRequest.self, from: request, context: context)
-        let signIn = try await service.signIn(.password(identifier: body.email, password: body.password), from: context.client)
+        let signIn = try await pipeline.signIn(.password(identifier: body.email, password: body.password), from: context.client)
         return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
     }
 
     @Sendable package func refresh(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(RefreshRequest.self, from: request, context: context)
-        return try TokenGrantResponse.make(try await service.refresh(body.refreshToken))
+        return try TokenGrantResponse.make(try await pipeline.refresh(body.refreshToken))
     }
 
     @Sendable package func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -39,7 +39,7 @@ package struct AuthController {
         guard let scope = LogoutScope(rawValue: scopeName) else {
             throw GatehouseError.invalidRequest("scope must be one of: local, global, others")
         }
-        try await service.logout(principal, scope: scope)
+        try await pipeline.logout(principal, scope: scope)
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 

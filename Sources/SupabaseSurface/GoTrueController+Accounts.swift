@@ -19,8 +19,8 @@ extension GoTrueController {
             throw GoTrueError.validationFailed("Signup requires a valid password")
         }
         let name = body.data?.fullName ?? body.data?.name ?? String(email.prefix { $0 != "@" })
-        let address = try await service.signUp(email: email, password: password, name: name, from: context.client)
-        let shown = UserRecord(email: address, name: PersonName(full: name), createdAt: service.now)
+        let address = try await services.accounts.signUp(email: email, password: password, name: name, from: context.client)
+        let shown = UserRecord(email: address, name: PersonName(full: name), createdAt: services.pipeline.now)
         return try JSONBody.response(GoTrueUser(shown, identities: []))
     }
 
@@ -30,14 +30,14 @@ extension GoTrueController {
         guard body.type == "signup", let email = body.email, body.phone == nil else {
             throw GoTrueError.validationFailed("Resend supports type signup with an email")
         }
-        _ = try await service.resendVerification(email: email, from: context.client)
+        _ = try await services.accounts.resendVerification(email: email, from: context.client)
         return try JSONBody.response([String: String]())
     }
 
     /// `POST /recover {"email"}`: a reset mail, if the address has an account; `{}` either way.
     @Sendable package func recover(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoTrueRecoverRequest.self, from: request, context: context)
-        _ = try await service.requestPasswordReset(email: body.email, from: context.client)
+        _ = try await services.accounts.requestPasswordReset(email: body.email, from: context.client)
         return try JSONBody.response([String: String]())
     }
 
@@ -49,8 +49,8 @@ extension GoTrueController {
         guard let password = body.password, body.email == nil, body.phone == nil, body.data == nil else {
             throw GoTrueError.validationFailed("Only the password can be updated")
         }
-        try await service.setRecentPassword(principal, new: password, from: context.client, within: Self.recentSignIn)
-        let user = try await service.users.user(id: principal.user.id) ?? principal.user
-        return try JSONBody.response(GoTrueUser(user, identities: try await service.users.identities(userID: user.id)))
+        try await services.accounts.setRecentPassword(principal, new: password, from: context.client, within: Self.recentSignIn)
+        let user = try await services.profiles.account(id: principal.user.id) ?? principal.user
+        return try JSONBody.response(GoTrueUser(user, identities: try await services.profiles.identities(of: user.id)))
     }
 }

@@ -18,7 +18,7 @@ extension GoTrueController {
             throw GoTrueError.validationFailed("code_challenge_method must be s256")
         }
         // `state` is not GoTrue's; it is echoed back for apps that check one (the CLI does).
-        let started = try await service.startGoogleFlow(
+        let started = try await services.providerSignIn().startGoogleFlow(
             purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
             codeChallenge: query["code_challenge"].map(String.init), from: context.client
         )

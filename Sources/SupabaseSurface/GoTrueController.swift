@@ -11,22 +11,22 @@ import HummingbirdAuth
 /// share users, sessions and rotation rules with the REST API. Every request must carry the
 /// configured anon key in its `apikey` header, as Supabase's gateway requires.
 package struct GoTrueController {
-    package let service: AuthService
+    package let services: GatehouseServices
     package let anonKey: String
 
-    package init(service: AuthService, anonKey: String) {
-        self.service = service
+    package init(services: GatehouseServices, anonKey: String) {
+        self.services = services
         self.anonKey = anonKey
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
-        if service.google != nil {
+        if services.providers != nil {
             router.group("/auth/v1").add(middleware: GoTrueErrorMiddleware()).get("/authorize", use: authorize)
         }
         router.group("/auth/v1")
             .add(middleware: GoTrueErrorMiddleware())
             .add(middleware: APIKeyMiddleware(anonKey: anonKey))
-            .add(middleware: BearerAuthenticator(service: service))
+            .add(middleware: BearerAuthenticator(pipeline: services.pipeline))
             .post("/token", use: token)
             .get("/user", use: user)
             .post("/logout", use: logout)
@@ -45,7 +45,7 @@ package struct GoTrueController {
             throw GoTrueError(.badRequest, .emailProviderDisabled, "Email logins are disabled")
         }
         guard body.channel ?? "sms" == "sms" else { throw GoTrueError.validationFailed("Only the sms channel is supported") }
-        let sent = try await service.sendPhoneCode(
+        let sent = try await services.phoneCodes().sendPhoneCode(
             phone, country: nil, purpose: .signIn, registerIfMissing: body.createUser ?? true, from: context.client
         )
         return try JSONBody.response(["message_id": sent.verificationID])
@@ -58,7 +58,7 @@ package struct GoTrueController {
         switch body.type {
         case "sms":
             guard let phone = body.phone, let token = body.token else { throw GoTrueError.validationFailed("Verify requires a phone and a token") }
-            let id = try await service.currentPhoneCode(phone)
+            let id = try await services.phoneCodes().currentPhoneCode(phone)
             return try await signedIn(.phoneCode(verificationID: id, code: token), context: context)
         case "signup", "email":
             return try await signedIn(.emailLink(try body.mailProof()), context: context)
@@ -71,7 +71,7 @@ package struct GoTrueController {
 
     /// Signs in with any grant and answers with GoTrue's session.
     package func signedIn(_ grant: Grant, context: GatehouseRequestContext) async throws -> Response {
-        let signIn = try await service.signIn(grant, from: context.client)
+        let signIn = try await services.pipeline.signIn(grant, from: context.client)
         var response = try await session(signIn.grant)
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response
@@ -94,7 +94,7 @@ package struct GoTrueController {
             return try await pkceGrant(request, context: context)
         case "refresh_token":
             let body = try await JSONBody.decode(GoTrueRefreshGrant.self, from: request, context: context)
-            return try await session(await service.refresh(body.refreshToken))
+            return try await session(await services.pipeline.refresh(body.refreshToken))
         case let other:
             throw GoTrueError(
                 .badRequest, .validationFailed,
@@ -105,7 +105,7 @@ package struct GoTrueController {
 
     @Sendable package func user(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let user = try context.requirePrincipal().user
-        return try JSONBody.response(GoTrueUser(user, identities: try await service.users.identities(userID: user.id)))
+        return try JSONBody.response(GoTrueUser(user, identities: try await services.profiles.identities(of: user.id)))
     }
 
     @Sendable package func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -114,14 +114,14 @@ package struct GoTrueController {
         guard let scope = LogoutScope(rawValue: name) else {
             throw GoTrueError.validationFailed("Unsupported scope '\(name)'; use global, local or others")
         }
-        try await service.logout(principal, scope: scope)
+        try await services.pipeline.logout(principal, scope: scope)
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
     private func session(_ grant: TokenGrant) async throws -> Response {
         guard let record = grant.account else { throw GatehouseError.invalidCredentials }
-        let identities = try await service.users.identities(userID: record.id)
-        return try JSONBody.response(GoTrueSession(grant, record: record, identities: identities, now: service.now))
+        let identities = try await services.profiles.identities(of: record.id)
+        return try JSONBody.response(GoTrueSession(grant, record: record, identities: identities, now: services.pipeline.now))
     }
 
 }

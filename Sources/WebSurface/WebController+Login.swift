@@ -21,16 +21,16 @@ extension WebController {
             do {
                 let grant = Grant.password(identifier: credentials.email, password: credentials.password)
                 let previous = request.cookies[WebCookies.session]?.value
-                let signIn = try await service.signInToWeb(grant, from: context.client, replacing: previous)
+                let signIn = try await services.pipeline.signInToWeb(grant, from: context.client, replacing: previous)
                 WebAnalytics.record(form.send(.loginResponse(.success(WebAnalytics.webSignIn)), to: &state))
                 var response = try signedIn(signIn, request: request)
                 // Seed 003: Home may offer Face ID or fingerprint within 10 minutes of a password sign-in.
-                if service.settings.passkeys.offer { PasskeyCookies.set(PasskeyCookies.afterPassword, on: &response, maxAge: 600) }
+                if services.pipeline.settings.passkeys.offer { PasskeyCookies.set(PasskeyCookies.afterPassword, on: &response, maxAge: 600) }
                 return response
             } catch let error as GatehouseError {
-                let rendered = APIError(error)
-                status = rendered.status
-                retryAfter = rendered.retryAfter
+                let shown = error.presentation
+                status = shown.httpStatus
+                retryAfter = shown.retryAfter
                 // Only a caller who proved the password hears this, so offering a resend reveals nothing more.
                 if error == .emailNotVerified { resendTo = credentials.email }
                 WebAnalytics.record(form.send(.loginResponse(.failure(Self.failure(for: error))), to: &state))
@@ -49,7 +49,7 @@ extension WebController {
     /// and Home, as a redirect or, for the script, as JSON.
     package func signedIn(_ signIn: WebSignIn, request: Request) throws -> Response {
         var response = try request.answer(json: ["redirect": "/home"]) { Response.redirect(to: "/home", type: .normal) }
-        WebCookies.setSignedIn(&response, sessionID: signIn.sessionID, deviceToken: signIn.deviceToken, settings: service.settings)
+        WebCookies.setSignedIn(&response, sessionID: signIn.sessionID, deviceToken: signIn.deviceToken, settings: services.pipeline.settings)
         return response
     }
 
@@ -84,7 +84,7 @@ extension WebController {
              .providerSignIn(.identityTaken), .providerSignIn(.redirectNotAllowed): .providerCodeRejected
         case .providerSignIn(.linkRequired), .lastSignInMethod: .providerLinkRequired
         case .methodNotOffered, .formExpired: .serverError(status: 403)
-        case .administration, .notFound, .methodNotAllowed, .unexpected: .serverError(status: APIError(error).status.code)
+        case .administration, .notFound, .methodNotAllowed, .unexpected: .serverError(status: error.presentation.status)
         }
     }
 }

@@ -12,7 +12,7 @@ import Mustache
 /// with JavaScript the same POST answers JSON. The web session is an HttpOnly `__Host-`
 /// cookie, never visible to scripts.
 package struct WebController {
-    package let service: AuthService
+    package let services: GatehouseServices
     package let resources: WebResources
     package let form: LoginForm
     /// The rules and copy for the page's script; fixed for the life of the server.
@@ -29,14 +29,14 @@ package struct WebController {
     package let logo: (type: String, data: Data)?
     package var configuration: LoginConfiguration { form.configuration }
 
-    package init(service: AuthService, resources: WebResources) {
-        self.service = service
+    package init(services: GatehouseServices, resources: WebResources) {
+        self.services = services
         self.resources = resources
-        let login = service.settings.login
+        let login = services.pipeline.settings.login
         form = LoginForm(configuration: login)
         configJSON = LoginPage.configJSON(login)
         themeCSS = LoginPage.themeCSS(login.theme)
-        phoneCountries = service.phone?.countries() ?? []
+        phoneCountries = services.phone?.countries() ?? []
         phoneConfigJSON = PhonePage.configJSON(login, countries: phoneCountries)
         providerButton = ProviderButton(configuration: login)
         logo = login.logo.flatMap { logo in
@@ -45,7 +45,7 @@ package struct WebController {
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
-        let pages = router.group().add(middleware: WebSessionAuthenticator(service: service)).add(middleware: CSRFMiddleware())
+        let pages = router.group().add(middleware: WebSessionAuthenticator(pipeline: services.pipeline)).add(middleware: CSRFMiddleware())
             .add(middleware: WebAnalyticsMiddleware())
         pages.get("/") { _, context in
             Response.redirect(to: context.identity != nil ? "/home" : "/login", type: .normal)
@@ -113,7 +113,7 @@ package struct WebController {
 
     @Sendable package func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         if let principal = context.identity {
-            try await service.logout(principal, scope: .local)
+            try await services.pipeline.logout(principal, scope: .local)
         }
         var response = Response.redirect(to: "/login", type: .normal)
         response.setCookie(WebCookies.expired(WebCookies.session))

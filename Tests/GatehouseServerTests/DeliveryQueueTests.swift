@@ -34,7 +34,7 @@ import Testing
             codes: repository, throttles: repository, numbers: LibPhoneNumber(), key: SymmetricKey(size: .bits256), references: AccountKeys(key: SymmetricKey(size: .bits256)),
             sender: sender, deliveries: deliveries, policy: policy, logger: Logger(label: "test")
         )
-        issuer.metrics = metrics
+        issuer.dispatch.metrics = metrics
         return issuer
     }
 

@@ -21,7 +21,7 @@ import WebSurface
     ]
 
     /// The REST code of an error, as the typed REST table names it.
-    static func rest(_ error: GatehouseError) -> ServerErrorCode { ServerErrorCode(rawValue: APIError(error).code) }
+    static func rest(_ error: GatehouseError) -> ServerErrorCode { APIError(error).code }
 
     @Test func I20_everyGraphQLCodeIsInTheSharedTableAndLeadsToTheRESTCode() throws {
         for error in Self.every {

@@ -39,7 +39,7 @@ import Testing
 
     @Test func theCallbackIsThePublicURLsAndFlowSecretsAreDerivedPerState() throws {
         let settings = try ExternalProviderSettings(issuer: "http://127.0.0.1:9400", clientIDs: ["web", "ios"])
-        let google = ProviderSignIn(
+        let google = ConfiguredProvider(
             settings: settings, provider: OpenIDConnectProvider(settings: settings, logger: .init(label: "t")), flowKey: .init(size: .bits256),
             publicURL: "https://auth.example.com/"
         )
@@ -50,7 +50,7 @@ import Testing
         #expect(google.codeVerifier(forState: "a").count == 43)
         let url = try #require(URLComponents(string: google.authorizationURL(endpoint: "http://127.0.0.1:9400/authorize", state: "a")))
         let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
-        #expect(query["code_challenge"] == ProviderSignIn.challenge(for: google.codeVerifier(forState: "a")))
+        #expect(query["code_challenge"] == ConfiguredProvider.challenge(for: google.codeVerifier(forState: "a")))
         #expect(query["code_challenge_method"] == "S256" && query["nonce"] == google.nonce(forState: "a") && query["state"] == "a")
         #expect(query["redirect_uri"] == "https://auth.example.com/auth/google/callback" && query["client_id"] == "web")
     }

@@ -38,7 +38,7 @@ import WebSurface
 
     @Test func everyProviderFailureHasItsGraphQLCodeFromTheRESTRendering() {
         let codes = Self.every.map { GraphQLFailure.make($0, messages: MessageCatalogue()).extensions["code"]?.string ?? "" }
-        #expect(codes == Self.every.map { APIError($0).code.uppercased() })
+        #expect(codes == Self.every.map { APIError($0).code.rawValue.uppercased() })
     }
 
     @Test func theWebScreenShowsEachAsLoginCoresProviderOutcome() {

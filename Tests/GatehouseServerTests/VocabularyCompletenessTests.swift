@@ -31,22 +31,22 @@ import Testing
             let goTrue = GoTrueError(error)
             switch error {
             case .unexpected:
-                #expect(rest.status == .internalServerError && rest.code == ServerErrorCode.serverError.rawValue)
+                #expect(rest.status == .internalServerError && rest.code == .serverError)
                 #expect(graphQLCode == .internalServerError && goTrue.errorCode == .unexpectedFailure)
             case .methodNotAllowed:
-                #expect(rest.status == .methodNotAllowed && rest.code == ServerErrorCode.methodNotAllowed.rawValue)
+                #expect(rest.status == .methodNotAllowed && rest.code == .methodNotAllowed)
                 #expect(graphQLCode.serverCode == .invalidRequest && goTrue.errorCode == .methodNotAllowed)
             case .notFound:
-                #expect(rest.status == .notFound && rest.code == ServerErrorCode.notFound.rawValue)
+                #expect(rest.status == .notFound && rest.code == .notFound)
                 #expect(graphQLCode.serverCode == .notFound && goTrue.errorCode == .notFound)
             case .administration(.emailTaken):
-                #expect(rest.status == .conflict && graphQLCode.serverCode == ServerErrorCode(rawValue: rest.code))
+                #expect(rest.status == .conflict && graphQLCode.serverCode == rest.code)
                 // GoTrue's admin API says email_exists; in a sign-in the SDK reads the same code as link_required.
                 #expect(goTrue.errorCode == .emailExists)
             default:
-                #expect(graphQLCode.serverCode == ServerErrorCode(rawValue: rest.code), "\(error): GraphQL \(raw), REST \(rest.code)")
+                #expect(graphQLCode.serverCode == rest.code, "\(error): GraphQL \(raw), REST \(rest.code)")
                 let goTrueServerCode = try #require(goTrue.errorCode.serverCode, "\(error): GoTrue \(goTrue.errorCode)")
-                #expect(goTrueServerCode == ServerErrorCode(rawValue: rest.code) || goTrueServerCode == .invalidRequest)
+                #expect(goTrueServerCode == rest.code || goTrueServerCode == .invalidRequest)
             }
             // The operator's input is the CLI's to show; no network rendering repeats it.
             for message in [rest.message, graphQL.message, goTrue.message] {

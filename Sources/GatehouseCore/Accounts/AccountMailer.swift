@@ -3,7 +3,6 @@ import Foundation
 import GatehouseModel
 import Logging
 import LoginCore
-import Metrics
 
 /// Account mail: the limits, the secrets (a link's token and a 6-digit code), and the mail.
 ///
@@ -29,16 +28,6 @@ package struct AccountMailer: Sendable {
     package let messages: MessageCatalogue
     package let publicURL: String
     package let logger: Logger
-    /// Where delivery results are counted (`gatehouse_messages_total{channel, result}`).
-    package var metrics: any MetricsFactory {
-        get { dispatch.metrics }
-        set { dispatch.metrics = newValue }
-    }
-    /// Where each mail handed to the sender is reported (the audit log).
-    package var events: (any EventSink)? {
-        get { dispatch.events }
-        set { dispatch.events = newValue }
-    }
 
     package init(
         secrets: any OneTimeSecretRepository, throttles: any ThrottleRepository, key: SymmetricKey, references: AccountKeys,

@@ -1,11 +1,14 @@
+import GatehouseModel
 import LoginCore
 
 /// Every way a Gatehouse operation can fail, independent of the surface that reports it.
 ///
-/// This is the domain's one error vocabulary. Each surface renders it with one exhaustive
-/// `switch`: REST in ``APIError/init(_:)``, GraphQL in ``GraphQLFailure/make(_:messages:)``,
-/// Supabase Auth in ``GoTrueError/init(_:)`` and the web page in
-/// ``WebController/failure(for:)``. Adding a case is a compile error in each until it is mapped.
+/// This is the domain's one error vocabulary. Its status, REST code, default text and wait are
+/// decided once, in ``presentation``; each surface renders its own wire shape with one
+/// exhaustive `switch`: GraphQL in ``GraphQLFailure/make(_:messages:)``, Supabase Auth in
+/// ``GoTrueError/init(_:)`` and the web page in ``WebController/failure(for:)``, while REST's
+/// ``APIError/init(_:)`` is the presentation itself. Adding a case is a compile error in each
+/// until it is mapped.
 public enum GatehouseError: Error, Equatable, Sendable {
     /// The request is malformed; the text names the field, never its value.
     case invalidRequest(String)
@@ -111,16 +114,27 @@ public enum CodeFailure: Sendable, Equatable {
 }
 
 /// Why a refresh token was refused; each is a distinct code clients can act on.
-public enum RefreshFailure: String, Sendable {
+public enum RefreshFailure: Sendable {
     /// Unknown token.
-    case invalidRefreshToken = "invalid_refresh_token"
+    case invalidRefreshToken
     /// A rotated token was presented after the grace window; the session is now revoked.
-    case reused = "refresh_token_reused"
+    case reused
     /// The session reached its absolute lifetime.
-    case sessionExpired = "session_expired"
+    case sessionExpired
     /// The session was ended by logout, a password change or an administrator.
-    case sessionRevoked = "session_revoked"
-    case accountLocked = "account_locked"
+    case sessionRevoked
+    case accountLocked
+
+    /// REST's code for it.
+    package var code: ServerErrorCode {
+        switch self {
+        case .invalidRefreshToken: .invalidRefreshToken
+        case .reused: .refreshTokenReused
+        case .sessionExpired: .sessionExpired
+        case .sessionRevoked: .sessionRevoked
+        case .accountLocked: .accountLocked
+        }
+    }
 
     package var message: String {
         switch self {

@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import GatehouseModel
 import Logging
-import Metrics
 
 /// Sends and checks one-time codes: the limits, the code, its HMAC, the SMS.
 ///
@@ -24,16 +23,6 @@ package struct PhoneCodeIssuer: Sendable {
     package let deliveries: DeliveryQueue?
     package let policy: PhonePolicy
     package let logger: Logger
-    /// Where delivery results are counted (`gatehouse_messages_total{channel, result}`).
-    package var metrics: any MetricsFactory {
-        get { dispatch.metrics }
-        set { dispatch.metrics = newValue }
-    }
-    /// Where each code handed to the gateway is reported (the audit log).
-    package var events: (any EventSink)? {
-        get { dispatch.events }
-        set { dispatch.events = newValue }
-    }
 
     /// The name of the HMAC key in ``SecretRepository``.
     package static let secretName = "phone-code-hmac-v1"

@@ -24,13 +24,13 @@ package enum AuthMetrics {
         case error
     }
 
-    /// One sign-in attempt through ``AuthService/admit(_:from:)``.
+    /// One sign-in attempt through ``SignInPipeline/admit(_:from:)``.
     package static func signIn(method: SignInMethodName, outcome: Outcome) {
         Counter(label: "gatehouse_sign_in_attempts_total", dimensions: [("method", method.rawValue), ("outcome", outcome.rawValue)])
             .increment()
     }
 
-    /// One refresh through ``AuthService/refresh(_:)``.
+    /// One refresh through ``SignInPipeline/refresh(_:)``.
     package static func refresh(outcome: Outcome) {
         Counter(label: "gatehouse_refreshes_total", dimensions: [("outcome", outcome.rawValue)]).increment()
     }

@@ -5,7 +5,7 @@ import LoginCore
 /// in it offers and its email rule, where people reach it, and the clock.
 ///
 /// The composition root fills it from the server's configuration. The optional features (phone
-/// codes, an external provider) are not here: ``AuthService`` holds them, built only when enabled.
+/// codes, an external provider) are not here: each is a feature service, built only when enabled.
 package struct AuthSettings: Sendable {
     /// Absolute session (refresh token) lifetime in seconds.
     package var refreshTokenLifetime = 7 * 24 * 3600

@@ -1,8 +1,8 @@
 import GatehouseModel
 
-/// One way into an account: what a client presents to ``AuthService/signIn(_:from:)``.
+/// One way into an account: what a client presents to ``SignInPipeline/signIn(_:from:)``.
 ///
-/// Every sign-in method is a case here with its verifier in ``AuthService``; none has a path
+/// Every sign-in method is a case here with a ``GrantVerifier`` a feature service registers; none has a path
 /// of its own. Phone codes, ID tokens and passkeys are added as cases.
 public enum Grant: Sendable, Equatable, CustomStringConvertible {
     /// An identifier (an email today) and a password.
@@ -18,7 +18,7 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
     /// A reset mail's link or code with the new password; without one (Supabase's
     /// `verify type=recovery`), it signs in for the password to be set next.
     case passwordReset(MailProof, newPassword: String?)
-    /// A passkey's assertion, answering a challenge from ``AuthService/passkeyAuthenticationOptions(from:)``.
+    /// A passkey's assertion, answering a challenge from ``PasskeyService/passkeyAuthenticationOptions(from:)``.
     case passkey(PasskeyAssertion)
 
     /// The identifier the grant claims, normalised; attempts are counted against it.

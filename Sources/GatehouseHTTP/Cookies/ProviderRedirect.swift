@@ -15,7 +15,7 @@ extension Response {
         var response = Response.redirect(to: started.url, type: .found)
         response.headers[.cacheControl] = "no-store"
         response.setCookie(Cookie(
-            name: WebCookies.providerFlow, value: started.binding, maxAge: Int(ProviderSignIn.flowLifetime), path: "/",
+            name: WebCookies.providerFlow, value: started.binding, maxAge: Int(ConfiguredProvider.flowLifetime), path: "/",
             secure: true, httpOnly: true, sameSite: .lax
         ))
         return response

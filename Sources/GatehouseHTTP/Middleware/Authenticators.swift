@@ -9,17 +9,17 @@ import HummingbirdAuth
 /// forged, session ended) while a route that does not (GraphQL's `login`) is unaffected.
 package struct BearerAuthenticator: RouterMiddleware {
     package typealias Context = GatehouseRequestContext
-    package let service: AuthService
+    package let pipeline: SignInPipeline
 
-    package init(service: AuthService) {
-        self.service = service
+    package init(pipeline: SignInPipeline) {
+        self.pipeline = pipeline
     }
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let bearer = request.headers.bearer else { return try await next(request, context) }
         var context = context
         do {
-            context.identity = try await service.authenticate(accessToken: bearer.token)
+            context.identity = try await pipeline.authenticate(accessToken: bearer.token)
         } catch let error as GatehouseError {
             context.authenticationFailure = error
         }
@@ -30,14 +30,14 @@ package struct BearerAuthenticator: RouterMiddleware {
 /// Authenticates the web screen's session cookie; a dead session leaves the request anonymous.
 package struct WebSessionAuthenticator: AuthenticatorMiddleware {
     package typealias Context = GatehouseRequestContext
-    package let service: AuthService
+    package let pipeline: SignInPipeline
 
-    package init(service: AuthService) {
-        self.service = service
+    package init(pipeline: SignInPipeline) {
+        self.pipeline = pipeline
     }
 
     package func authenticate(request: Request, context: Context) async throws -> Principal? {
         guard let token = request.cookies[WebCookies.session]?.value, !token.isEmpty else { return nil }
-        return try await service.webPrincipal(sessionID: token)
+        return try await pipeline.webPrincipal(sessionID: token)
     }
 }

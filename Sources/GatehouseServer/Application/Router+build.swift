@@ -10,8 +10,9 @@ import WebSurface
 
 /// Builds the router with every Gatehouse route, over any repository.
 ///
-/// The composition root: it builds the pipeline (``AuthService/compose(_:repository:deliveries:logger:)``)
-/// and mounts each surface the configuration turns on. It holds no behaviour of its own.
+/// The composition root: it builds the pipeline and the enabled feature services
+/// (``GatehouseServices/compose(_:repository:deliveries:logger:)``) and mounts each surface the
+/// configuration turns on, handing each only the services it serves. It holds no behaviour of its own.
 /// - Parameters:
 ///   - configuration: token lifetimes, hashing cost, the features and the clock.
 ///   - repository: where users and sessions live.
@@ -23,7 +24,8 @@ public func buildRouter(
     deliveries: DeliveryQueue? = nil,
     logger: Logger
 ) async throws -> Router<GatehouseRequestContext> {
-    let (service, keys) = try await AuthService.compose(configuration, repository: repository, deliveries: deliveries, logger: logger)
+    let composition = try await GatehouseServices.compose(configuration, repository: repository, deliveries: deliveries, logger: logger)
+    let services = composition.services, pipeline = services.pipeline
     let router = Router(context: GatehouseRequestContext.self)
     router.add(middleware: ClientMiddleware(trustedProxies: configuration.trustedProxies, servesTLS: configuration.tls != nil))
     router.add(middleware: SecurityHeadersMiddleware(formTargets: configuration.google.flatMap { $0.origin }.map { [$0] } ?? []))
@@ -36,30 +38,30 @@ public func buildRouter(
         router.add(middleware: ErrorResponseMiddleware())
     }
     router.add(middleware: JSONErrorMiddleware())
-    AuthController(service: service).addRoutes(to: router)
-    AccountController(service: service).addRoutes(to: router)
-    if service.passkeys != nil { PasskeyController(service: service).addRoutes(to: router) }
-    SessionController(service: service).addRoutes(to: router)
+    AuthController(pipeline: pipeline).addRoutes(to: router)
+    AccountController(pipeline: pipeline, accounts: services.accounts).addRoutes(to: router)
+    if let passkeys = services.passkeys { PasskeyController(pipeline: pipeline, passkeys: passkeys).addRoutes(to: router) }
+    SessionController(pipeline: pipeline, devices: services.devices).addRoutes(to: router)
     WellKnownController(options: configuration.passkeys).addRoutes(to: router)
-    if service.phone != nil { PhoneController(service: service).addRoutes(to: router) }
-    try GraphQLController(service: service, messages: configuration.login.messages, limits: configuration.graphQL).addRoutes(to: router)
+    if let phone = services.phone { PhoneController(pipeline: pipeline, phone: phone).addRoutes(to: router) }
+    try GraphQLController(services: services, messages: configuration.login.messages, limits: configuration.graphQL).addRoutes(to: router)
     if let anonKey = configuration.supabaseAnonKey {
-        GoTrueController(service: service, anonKey: anonKey).addRoutes(to: router)
+        GoTrueController(services: services, anonKey: anonKey).addRoutes(to: router)
     }
     if let serviceRoleKey = configuration.serviceRoleKey {
         let admin = UserAdministration(
-            repository: repository, numbers: LibPhoneNumber(), hasher: service.hasher, rules: configuration.login.rules,
+            repository: repository, numbers: LibPhoneNumber(), hasher: composition.hasher, rules: configuration.login.rules,
             clock: configuration.clock, events: configuration.events, actor: .serviceRole
         )
         GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey).addRoutes(to: router)
     }
-    if service.google != nil {
-        GoogleController(service: service).addRoutes(to: router)
-        ProviderFlowController(service: service).addRoutes(to: router)
+    if let providers = services.providers {
+        GoogleController(pipeline: pipeline).addRoutes(to: router)
+        ProviderFlowController(pipeline: pipeline, providers: providers).addRoutes(to: router)
     }
-    WebController(service: service, resources: try WebResources.load()).addRoutes(to: router)
+    WebController(services: services, resources: try WebResources.load()).addRoutes(to: router)
     router.get("/.well-known/jwks.json") { _, _ in
-        try JSONBody.response(try await keys.jwks())
+        try JSONBody.response(try await composition.keys.jwks())
     }
     router.get("/health") { _, _ in try JSONBody.response(["status": "ok"]) }
     return router

@@ -8,10 +8,12 @@ import Hummingbird
 /// account; the routes that prove a mail's secret sign in and answer with the login's token
 /// response.
 package struct AccountController {
-    package let service: AuthService
+    package let pipeline: SignInPipeline
+    package let accounts: EmailAccounts
 
-    package init(service: AuthService) {
-        self.service = service
+    package init(pipeline: SignInPipeline, accounts: EmailAccounts) {
+        self.pipeline = pipeline
+        self.accounts = accounts
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
@@ -21,46 +23,46 @@ package struct AccountController {
         router.post("/api/auth/password/forgot", use: forgot)
         router.post("/api/auth/password/reset", use: reset)
         router.group()
-            .add(middleware: BearerAuthenticator(service: service))
+            .add(middleware: BearerAuthenticator(pipeline: pipeline))
             .post("/api/auth/password", use: change)
     }
 
     @Sendable package func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(SignUpRequest.self, from: request, context: context)
-        let address = try await service.signUp(email: body.email, password: body.password, name: body.name, from: context.client)
+        let address = try await accounts.signUp(email: body.email, password: body.password, name: body.name, from: context.client)
         return try JSONBody.response(MailAccepted(email: address), status: .accepted)
     }
 
     @Sendable package func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(MailProofRequest.self, from: request, context: context)
         guard body.password == nil else { throw GatehouseError.invalidRequest("password is not a field of email/verify") }
-        let signIn = try await service.signIn(.emailLink(try body.proof()), from: context.client)
+        let signIn = try await pipeline.signIn(.emailLink(try body.proof()), from: context.client)
         return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
     }
 
     @Sendable package func resend(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(EmailRequest.self, from: request, context: context)
-        let address = try await service.resendVerification(email: body.email, from: context.client)
+        let address = try await accounts.resendVerification(email: body.email, from: context.client)
         return try JSONBody.response(MailAccepted(email: address), status: .accepted)
     }
 
     @Sendable package func forgot(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(EmailRequest.self, from: request, context: context)
-        let address = try await service.requestPasswordReset(email: body.email, from: context.client)
+        let address = try await accounts.requestPasswordReset(email: body.email, from: context.client)
         return try JSONBody.response(MailAccepted(email: address), status: .accepted)
     }
 
     @Sendable package func reset(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(MailProofRequest.self, from: request, context: context)
         guard let password = body.password else { throw GatehouseError.invalidRequest("password is required") }
-        let signIn = try await service.signIn(.passwordReset(try body.proof(), newPassword: password), from: context.client)
+        let signIn = try await pipeline.signIn(.passwordReset(try body.proof(), newPassword: password), from: context.client)
         return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
     }
 
     @Sendable package func change(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let body = try await JSONBody.decode(ChangePasswordRequest.self, from: request, context: context)
-        try await service.changePassword(principal, current: body.currentPassword, new: body.password, from: context.client)
+        try await accounts.changePassword(principal, current: body.currentPassword, new: body.password, from: context.client)
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 }

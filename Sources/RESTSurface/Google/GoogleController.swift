@@ -10,10 +10,10 @@ import Hummingbird
 /// - `POST /auth/google {"code", "redirect_uri"?, "code_verifier"?}` (seed 002, also under `/api`).
 /// - `POST /auth/google/token {"auth_code", "code_verifier"}`: an app's flow code for tokens.
 package struct GoogleController {
-    package let service: AuthService
+    package let pipeline: SignInPipeline
 
-    package init(service: AuthService) {
-        self.service = service
+    package init(pipeline: SignInPipeline) {
+        self.pipeline = pipeline
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
@@ -25,7 +25,7 @@ package struct GoogleController {
     /// Seed 002's `POST /auth/google`: a code the app got from Google, exchanged by the server.
     @Sendable package func exchangeCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoogleCodeRequest.self, from: request, context: context)
-        let signIn = try await service.signIn(.google(try body.proof), from: context.client)
+        let signIn = try await pipeline.signIn(.google(try body.proof), from: context.client)
         var response = try JSONBody.response(GoogleSignInResponse(signIn))
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response
@@ -34,7 +34,7 @@ package struct GoogleController {
     /// An app's flow code and PKCE verifier for tokens (the CLI's loopback sign-in).
     @Sendable package func exchangeFlowCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(FlowCodeRequest.self, from: request, context: context)
-        let signIn = try await service.signIn(.flowCode(code: body.authCode, verifier: body.codeVerifier), from: context.client)
+        let signIn = try await pipeline.signIn(.flowCode(code: body.authCode, verifier: body.codeVerifier), from: context.client)
         var response = try JSONBody.response(GoogleSignInResponse(signIn))
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response

@@ -11,7 +11,7 @@ import LoginCore
 /// The forms are driven by LoginCore's ``SignUpForm`` and ``PasswordResetForm``. A link from a
 /// mail opens a page with one button: mail scanners that fetch links never spend the secret.
 extension WebController {
-    var accounts: AccountOptions { service.settings.accounts }
+    var accounts: AccountOptions { services.pipeline.settings.accounts }
     var messages: MessageCatalogue { configuration.messages }
 
     func addAccountRoutes(to pages: RouterGroup<GatehouseRequestContext>) {
@@ -50,11 +50,11 @@ extension WebController {
         var status = HTTPResponse.Status.unprocessableContent
         for case .signUp(let name, let email, let password) in form.send(.submit, to: &state) {
             do {
-                let address = try await service.signUp(email: email, password: password, name: name, from: context.client)
+                let address = try await services.accounts.signUp(email: email, password: password, name: name, from: context.client)
                 _ = form.send(.signUpResponse(.success(address)), to: &state)
                 status = .ok
             } catch let error as GatehouseError {
-                status = APIError(error).status
+                status = error.presentation.httpStatus
                 _ = form.send(.signUpResponse(.failure(Self.failure(for: error))), to: &state)
             }
         }
@@ -100,11 +100,11 @@ extension WebController {
             .code(email: fields.email ?? "", code: fields.code ?? "")
         }
         do {
-            let signIn = try await service.signInToWeb(.emailLink(proof), from: context.client, replacing: request.cookies[WebCookies.session]?.value)
+            let signIn = try await services.pipeline.signInToWeb(.emailLink(proof), from: context.client, replacing: request.cookies[WebCookies.session]?.value)
             return try signedIn(signIn, request: request)
         } catch let error as GatehouseError {
             let banner = Self.failure(for: error).message(in: messages)
-            return verifyPage(token: nil, email: fields.email ?? "", banner: banner, csrf: csrf, status: APIError(error).status)
+            return verifyPage(token: nil, email: fields.email ?? "", banner: banner, csrf: csrf, status: error.presentation.httpStatus)
         }
     }
 
@@ -132,10 +132,10 @@ extension WebController {
         var page = AccountPage(title: messages.text(.checkEmailTitle), action: "", submit: "", showForm: false, links: [signInLink])
         var status = HTTPResponse.Status.ok
         do {
-            let address = try await service.resendVerification(email: fields.email ?? "", from: context.client)
+            let address = try await services.accounts.resendVerification(email: fields.email ?? "", from: context.client)
             page.notice = messages.text(.emailResent, ["email": address])
         } catch let error as GatehouseError {
-            status = APIError(error).status
+            status = error.presentation.httpStatus
             page.notice = Self.failure(for: error).message(in: messages)
         }
         return accountPage(page, csrf: csrf, status: status)
@@ -152,11 +152,11 @@ extension WebController {
         var status = HTTPResponse.Status.unprocessableContent
         for case .requestReset(let email) in form.send(.requestReset, to: &state) {
             do {
-                let address = try await service.requestPasswordReset(email: email, from: context.client)
+                let address = try await services.accounts.requestPasswordReset(email: email, from: context.client)
                 _ = form.send(.requestResponse(.success(address)), to: &state)
                 status = .ok
             } catch let error as GatehouseError {
-                status = APIError(error).status
+                status = error.presentation.httpStatus
                 _ = form.send(.requestResponse(.failure(Self.failure(for: error))), to: &state)
             }
         }
@@ -197,10 +197,10 @@ extension WebController {
         for case .resetPassword(let password) in form.send(.submitPassword, to: &state) {
             do {
                 let grant = Grant.passwordReset(proof, newPassword: password)
-                let signIn = try await service.signInToWeb(grant, from: context.client, replacing: request.cookies[WebCookies.session]?.value)
+                let signIn = try await services.pipeline.signInToWeb(grant, from: context.client, replacing: request.cookies[WebCookies.session]?.value)
                 return try signedIn(signIn, request: request)
             } catch let error as GatehouseError {
-                status = APIError(error).status
+                status = error.presentation.httpStatus
                 _ = form.send(.resetResponse(.failure(Self.failure(for: error))), to: &state)
             }
         }

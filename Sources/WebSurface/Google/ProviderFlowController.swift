@@ -12,14 +12,16 @@ import LoginCore
 ///   lands on Home (or the profile step for a new account); an app flow returns a one-time code
 ///   to the app; a denial comes back as cancelled.
 package struct ProviderFlowController {
-    package let service: AuthService
+    package let pipeline: SignInPipeline
+    package let providers: ProviderSignIn
 
-    package init(service: AuthService) {
-        self.service = service
+    package init(pipeline: SignInPipeline, providers: ProviderSignIn) {
+        self.pipeline = pipeline
+        self.providers = providers
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
-        let pages = router.group().add(middleware: WebSessionAuthenticator(service: service)).add(middleware: WebAnalyticsMiddleware())
+        let pages = router.group().add(middleware: WebSessionAuthenticator(pipeline: pipeline)).add(middleware: WebAnalyticsMiddleware())
         pages.get("/auth/google/start", use: start)
         pages.get("/auth/google/callback", use: callback)
     }
@@ -28,21 +30,21 @@ package struct ProviderFlowController {
         let query = request.uri.queryParameters
         let started: ProviderStart
         if let target = query["redirect_to"].map(String.init) {
-            started = try await service.startGoogleFlow(
+            started = try await providers.startGoogleFlow(
                 purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
                 codeChallenge: query["code_challenge"].map(String.init), from: context.client
             )
         } else if let link = query["link"] {
             guard link == "1" else { throw GatehouseError.invalidRequest("link must be 1") }
             guard let principal = context.identity else { return landing("/login") }
-            started = try await service.startGoogleFlow(purpose: .link, returnTo: "/home", userID: principal.user.id, from: context.client)
+            started = try await providers.startGoogleFlow(purpose: .link, returnTo: "/home", userID: principal.user.id, from: context.client)
         } else {
             do {
-                started = try await service.startGoogleFlow(
+                started = try await providers.startGoogleFlow(
                     purpose: .web, returnTo: query["return_to"].map(String.init), from: context.client
                 )
                 var button = ProviderButtonState()
-                WebAnalytics.record(ProviderButton(configuration: service.settings.login).send(.tapped, to: &button))
+                WebAnalytics.record(ProviderButton(configuration: pipeline.settings.login).send(.tapped, to: &button))
             } catch let error as GatehouseError where error != .providerSignIn(.redirectNotAllowed) {
                 // The login page says what went wrong, in the app's words; a refused return_to
                 // is the caller's error (400), and no flow was started.
@@ -62,29 +64,26 @@ package struct ProviderFlowController {
         let grant = Grant.google(.callback(state: state, code: query["code"].map(String.init) ?? "", binding: binding))
         let admitted: Admission
         do {
-            admitted = try await service.admit(grant, from: context.client)
+            admitted = try await pipeline.admit(grant, from: context.client)
         } catch let error as GatehouseError {
             // Where the flow began is unknown once its state is refused: the login page says it.
             return landing(ProviderLanding(error).url("/login"))
         }
-        guard let flow = admitted.flow else { return landing(ProviderLanding.failed.url("/login")) }
-        switch flow.purpose {
-        case .app:
-            return landing(try await service.returnToApp(admitted), external: true)
-        case .link:
+        let previous = request.cookies[WebCookies.session]?.value
+        switch try await providers.complete(admitted, from: context.client, replacing: previous, through: pipeline) {
+        case nil:
+            return landing(ProviderLanding.failed.url("/login"))
+        case .app(let redirect):
+            return landing(redirect, external: true)
+        case .linked:
             return landing("/home?linked=google")
-        case .web:
-            let previous = request.cookies[WebCookies.session]?.value
-            let id = try await service.openWebSession(for: admitted.user, method: grant.method, client: context.client, replacing: previous)
-            // Checked again on the way out: a flow stored before the rule tightened lands on Home.
-            let stored = flow.returnTo.flatMap { ReturnPath.validated($0, publicURL: service.settings.publicURL) }
-            let next = admitted.isNewUser ? "/welcome" : (stored ?? "/home")
-            let button = ProviderButton(configuration: service.settings.login)
+        case .web(let signIn, let next):
+            let button = ProviderButton(configuration: pipeline.settings.login)
             var buttonState = ProviderButtonState()
             _ = button.send(.tapped, to: &buttonState)
-            WebAnalytics.record(button.send(.finished(.signedIn(isNewUser: admitted.isNewUser)), to: &buttonState))
+            WebAnalytics.record(button.send(.finished(.signedIn(isNewUser: signIn.isNewUser)), to: &buttonState))
             var response = landing(next)
-            WebCookies.setSignedIn(&response, sessionID: id, deviceToken: admitted.deviceToken, settings: service.settings)
+            WebCookies.setSignedIn(&response, sessionID: signIn.sessionID, deviceToken: signIn.deviceToken, settings: pipeline.settings)
             return response
         }
     }
@@ -92,13 +91,13 @@ package struct ProviderFlowController {
     private func abandoned(state: String, binding: String?, providerError: String) async throws -> Response {
         // OAuth's own error code from the provider (RFC 6749 §4.1.2.1): a person's denial is no failure.
         let outcome: ProviderLanding = providerError == "access_denied" ? .cancelled : .failed
-        guard let flow = try? await service.abandonGoogleFlow(state: state, binding: binding) else {
+        guard let flow = try? await providers.abandonGoogleFlow(state: state, binding: binding) else {
             return landing(outcome.url("/login"))
         }
         switch flow.purpose {
         case .app:
             let target = flow.returnTo ?? "/"
-            return landing(AuthService.appending(["error": providerError == "access_denied" ? "access_denied" : "server_error", "state": flow.clientState], to: target), external: true)
+            return landing(ProviderSignIn.appending(["error": providerError == "access_denied" ? "access_denied" : "server_error", "state": flow.clientState], to: target), external: true)
         case .link: return landing(outcome.url("/home"))
         case .web: return landing(outcome.url("/login"))
         }

@@ -8,12 +8,12 @@ import LoginCore
 extension WebController {
     /// Whether the screens show the Google button: the app lists `google` and a provider is configured.
     package var offersGoogle: Bool {
-        service.google != nil && service.settings.signInMethods.offers(.google)
+        services.providers != nil && services.pipeline.settings.signInMethods.offers(.google)
     }
 
     /// Whether Google comes before the screen's own fields (Peated) or after them (UrbanNest).
     package var googleFirst: Bool {
-        let methods = service.settings.signInMethods.methods
+        let methods = services.pipeline.settings.signInMethods.methods
         guard let google = methods.firstIndex(of: .google) else { return false }
         return methods.firstIndex(where: { $0 != .google }).map { google < $0 } ?? true
     }
@@ -53,7 +53,7 @@ extension WebController {
     /// Home's Google section: linked or not, and the outcome of the last link or unlink.
     package func homeGoogleContext(_ request: Request, user: UserRecord) async throws -> [String: Any] {
         guard offersGoogle else { return ["offersGoogle": false] }
-        let linked = try await service.users.identities(userID: user.id).contains { $0.provider == .google }
+        let linked = try await services.profiles.hasIdentity(.google, userID: user.id)
         var context = providerContext(providerState(request))
         let m = configuration.messages
         if Self.landing(request) == .lastMethod {
@@ -76,19 +76,16 @@ extension WebController {
 
     @Sendable package func saveWelcome(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let fields = try await WebForm.decode(WebForm.Profile.self, from: request, context: context)
-        guard var user = context.identity?.user else { return Response.redirect(to: "/login", type: .normal) }
+        guard let user = context.identity?.user else { return Response.redirect(to: "/login", type: .normal) }
         let typed = String((fields.name ?? "").prefix(200))
-        let name: String
         do {
-            name = try PersonName.checked(typed)
-        } catch {
+            _ = try await services.profiles.rename(user, to: typed)
+        } catch let error as PersonName.Problem {
             // Empty is the app's copy; anything else is the name rule's plain reason (400).
             let message = error == .empty ? configuration.messages.text(.nameRequired) : error.message
             let shown = String(typed.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }.prefix(100))
             return welcomePage(user: user, name: shown, error: message, csrf: fields.csrf ?? "", status: error == .empty ? .unprocessableContent : .badRequest)
         }
-        user.personName = PersonName(full: name)
-        try await service.users.updateUser(user)
         return Response.redirect(to: "/home", type: .normal)
     }
 
@@ -106,7 +103,7 @@ extension WebController {
     @Sendable package func unlinkGoogle(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         guard let user = context.identity?.user else { return Response.redirect(to: "/login", type: .normal) }
         do {
-            try await service.unlink(.google, from: user.id)
+            try await services.providerSignIn().unlink(.google, from: user.id)
         } catch GatehouseError.lastSignInMethod {
             return Response.redirect(to: ProviderLanding.lastMethod.url("/home"), type: .normal)
         }

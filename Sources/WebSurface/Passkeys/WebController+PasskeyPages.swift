@@ -6,8 +6,8 @@ import LoginCore
 extension WebController {
     /// Home's passkey list and seed 003's offer, for the template.
     func homePasskeyContext(_ request: Request, principal: Principal) async throws -> [String: Any] {
-        guard service.passkeys != nil else { return [:] }
-        let records = try await service.passkeys(of: principal.user.id)
+        guard services.passkeys != nil else { return [:] }
+        let records = try await services.passkeyService().passkeys(of: principal.user.id)
         let m = configuration.messages
         let dates = Date.FormatStyle(date: .abbreviated, time: .omitted).locale(Locale(identifier: "en_GB"))
         let passkeys: [[String: Any]] = records.map { record in
@@ -19,7 +19,7 @@ extension WebController {
         }
         var offerState = BiometricOfferState()
         let offer = BiometricOffer(configuration: configuration)
-        if service.settings.passkeys.offer {
+        if services.pipeline.settings.passkeys.offer {
             _ = offer.send(.appeared(
                 afterPassword: PasskeyCookies.isSet(PasskeyCookies.afterPassword, in: request), hasPasskey: !records.isEmpty,
                 declinedHere: PasskeyCookies.isSet(PasskeyCookies.declined, in: request)
@@ -43,10 +43,10 @@ extension WebController {
 
     /// The login page's biometric prompt (seed 003's next launch), when this device accepted the offer.
     func loginPasskeyContext(_ request: Request) -> [String: Any] {
-        guard service.passkeys != nil else { return [:] }
+        guard services.passkeys != nil else { return [:] }
         let machine = PasskeySignIn(configuration: configuration)
         var state = PasskeySignInState()
-        if service.settings.passkeys.offer {
+        if services.pipeline.settings.passkeys.offer {
             _ = machine.send(.launched(enrolled: PasskeyCookies.isSet(PasskeyCookies.enrolled, in: request)), to: &state)
         }
         let m = configuration.messages

@@ -8,13 +8,13 @@ import LoginCore
 extension WebController {
     /// The passkey calls the pages' script makes (form-encoded, CSRF-checked like every form).
     func addPasskeyRoutes(to pages: RouterGroup<GatehouseRequestContext>) {
-        guard service.passkeys != nil else { return }
+        guard services.passkeys != nil else { return }
         pages.post("/login/passkey/options") { _, context in
-            try JSONBody.response(try await service.passkeyAuthenticationOptions(from: context.client))
+            try JSONBody.response(try await services.passkeyService().passkeyAuthenticationOptions(from: context.client))
         }
         pages.post("/login/passkey", use: signInWithPasskey)
         pages.post("/home/passkeys/options") { _, context in
-            try JSONBody.response(try await service.passkeyRegistrationOptions(for: try requireWebPrincipal(context)))
+            try JSONBody.response(try await services.passkeyService().passkeyRegistrationOptions(for: try requireWebPrincipal(context)))
         }
         pages.post("/home/passkeys", use: addPasskey)
         pages.post("/home/passkeys/decline", use: declineOffer)
@@ -31,7 +31,7 @@ extension WebController {
         do {
             let json = try JSONDecoder().decode(PasskeyAssertionJSON.self, from: Data((fields.credential ?? "").utf8))
             let previous = request.cookies[WebCookies.session]?.value
-            let signIn = try await service.signInToWeb(try .passkey(json), from: context.client, replacing: previous)
+            let signIn = try await services.pipeline.signInToWeb(try .passkey(json), from: context.client, replacing: previous)
             var response = try signedIn(signIn, request: request)
             PasskeyCookies.set(PasskeyCookies.enrolled, on: &response)
             return response
@@ -40,13 +40,13 @@ extension WebController {
         } catch let error as GatehouseError {
             let failure = Self.failure(for: error)
             _ = machine.send(.signInResponse(.failure(failure)), to: &state)
-            let rendered = APIError(error)
+            let shown = error.presentation
             var response = try JSONBody.response(
-                WebPasskeyAnswer(banner: state.banner, bannerIsError: state.bannerIsError, unknown: failure == .passkeyUnknown, retryAfter: rendered.retryAfter),
-                status: rendered.status
+                WebPasskeyAnswer(banner: state.banner, bannerIsError: state.bannerIsError, unknown: failure == .passkeyUnknown, retryAfter: shown.retryAfter),
+                status: shown.httpStatus
             )
             if failure == .passkeyUnknown { response.setCookie(WebCookies.expired(PasskeyCookies.enrolled)) }
-            if let retry = rendered.retryAfter { response.headers[.retryAfter] = String(retry) }
+            if let retry = shown.retryAfter { response.headers[.retryAfter] = String(retry) }
             return response
         }
     }
@@ -59,7 +59,7 @@ extension WebController {
         do {
             let json = try JSONDecoder().decode(PasskeyRegistrationJSON.self, from: Data((fields.credential ?? "").utf8))
             let name = fields.name.flatMap { $0.isEmpty ? nil : $0 }
-            _ = try await service.registerPasskey(json, name: name, for: principal)
+            _ = try await services.passkeyService().registerPasskey(json, name: name, for: principal)
             var response = try JSONBody.response(WebPasskeyAnswer(banner: offer.configuration.messages.text(.biometricEnabled), bannerIsError: false, unknown: false, retryAfter: nil))
             PasskeyCookies.set(PasskeyCookies.enrolled, on: &response)
             response.setCookie(WebCookies.expired(PasskeyCookies.afterPassword))
@@ -67,9 +67,9 @@ extension WebController {
         } catch is DecodingError {
             throw GatehouseError.invalidRequest("credential must be PublicKeyCredential.toJSON()")
         } catch let error as GatehouseError {
-            let rendered = APIError(error)
+            let shown = error.presentation
             let banner = Self.failure(for: error).message(in: configuration.messages)
-            return try JSONBody.response(WebPasskeyAnswer(banner: banner, bannerIsError: true, unknown: false, retryAfter: nil), status: rendered.status)
+            return try JSONBody.response(WebPasskeyAnswer(banner: banner, bannerIsError: true, unknown: false, retryAfter: nil), status: shown.httpStatus)
         }
     }
 
@@ -84,19 +84,19 @@ extension WebController {
     @Sendable func renamePasskey(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let principal = try requireWebPrincipal(context)
         let fields = try await WebForm.decode(WebForm.Passkey.self, from: request, context: context)
-        try await service.renamePasskey(try context.parameters.require("id"), to: fields.name ?? "", for: principal)
+        try await services.passkeyService().renamePasskey(try context.parameters.require("id"), to: fields.name ?? "", for: principal)
         return Response.redirect(to: "/home", type: .normal)
     }
 
     @Sendable func removePasskey(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let principal = try requireWebPrincipal(context)
         do {
-            try await service.removePasskey(try context.parameters.require("id"), for: principal)
+            try await services.passkeyService().removePasskey(try context.parameters.require("id"), for: principal)
         } catch GatehouseError.lastSignInMethod {
             return Response.redirect(to: "/home?passkey=last", type: .normal)
         }
         var response = Response.redirect(to: "/home?passkey=removed", type: .normal)
-        if try await service.passkeys(of: principal.user.id).isEmpty { response.setCookie(WebCookies.expired(PasskeyCookies.enrolled)) }
+        if try await services.passkeyService().passkeys(of: principal.user.id).isEmpty { response.setCookie(WebCookies.expired(PasskeyCookies.enrolled)) }
         return response
     }
 

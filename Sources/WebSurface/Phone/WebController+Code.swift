@@ -12,7 +12,7 @@ extension WebController {
     /// The code this browser is entering, from its cookie, if it can still be used.
     package func currentCode(_ request: Request) async throws -> PhoneCodeStatus? {
         guard let id = request.cookies[WebCookies.phoneCode]?.value, !id.isEmpty else { return nil }
-        return try await service.phoneCodeStatus(verificationID: id)
+        return try await services.phoneCodes().phoneCodeStatus(verificationID: id)
     }
 
     /// The code screen's state for a code: tries already used show as "Tries left"; an expired
@@ -23,7 +23,7 @@ extension WebController {
             state.isVerifying = true
             _ = codeForm.send(.verifyResponse(.failure(Self.failure(for: .codeRejected(failure)))), to: &state)
         } else if status.attemptsUsed > 0 {
-            state.attemptsLeft = (service.phone?.policy.maximumAttempts ?? 0) - status.attemptsUsed
+            state.attemptsLeft = (services.phone?.policy.maximumAttempts ?? 0) - status.attemptsUsed
         }
         return state
     }
@@ -46,15 +46,15 @@ extension WebController {
         for case .verify(let id, let code) in effects {
             do {
                 let previous = request.cookies[WebCookies.session]?.value
-                let signIn = try await service.signInToWeb(.phoneCode(verificationID: id, code: code), from: context.client, replacing: previous)
+                let signIn = try await services.pipeline.signInToWeb(.phoneCode(verificationID: id, code: code), from: context.client, replacing: previous)
                 WebAnalytics.record(codeForm.send(.verifyResponse(.success(WebAnalytics.webSignIn)), to: &state))
                 var response = try signedIn(signIn, request: request)
                 response.setCookie(WebCookies.expired(WebCookies.phoneCode))
                 return response
             } catch let error as GatehouseError {
-                let rendered = APIError(error)
-                status = rendered.status
-                retryAfter = rendered.retryAfter
+                let shown = error.presentation
+                status = shown.httpStatus
+                retryAfter = shown.retryAfter
                 WebAnalytics.record(codeForm.send(.verifyResponse(.failure(Self.failure(for: error))), to: &state))
             }
         }
@@ -65,16 +65,16 @@ extension WebController {
         let fields = try await WebForm.decode(WebForm.Code.self, from: request, context: context)
         guard let current = try await currentCode(request) else { return try codeGone(request) }
         do {
-            let sent = try await service.resendPhoneCode(verificationID: current.sent.verificationID, from: context.client)
+            let sent = try await services.phoneCodes().resendPhoneCode(verificationID: current.sent.verificationID, from: context.client)
             return try codeSent(sent, request: request)
         } catch let error as GatehouseError {
-            let rendered = APIError(error)
+            let shown = error.presentation
             var state = codeState(current)
             _ = codeForm.send(.resend, to: &state)
             _ = codeForm.send(.resendResponse(.failure(Self.failure(for: error))), to: &state)
             let csrf = fields.csrf ?? WebCookies.newToken()
             return try codeRefused(
-                state, purpose: current.purpose, csrf: csrf, status: rendered.status, retryAfter: rendered.retryAfter, request: request
+                state, purpose: current.purpose, csrf: csrf, status: shown.httpStatus, retryAfter: shown.retryAfter, request: request
             )
         }
     }

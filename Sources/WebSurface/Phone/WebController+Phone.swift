@@ -14,11 +14,11 @@ extension WebController {
 
     /// Whether `/login` shows the phone screen: the app lists phone first and phone is enabled.
     package var phoneFirst: Bool {
-        service.phone != nil && service.settings.signInMethods.methods.first == .phone
+        services.phone != nil && services.pipeline.settings.signInMethods.methods.first == .phone
     }
 
     package func addPhoneRoutes(to pages: RouterGroup<GatehouseRequestContext>) {
-        guard let phone = service.phone else { return }
+        guard let phone = services.phone else { return }
         pages.get("/login/phone") { request, context in try await showPhone(request, context: context, mode: .signIn) }
         pages.post("/login/phone") { request, context in try await submitPhone(request, context: context, mode: .signIn) }
         pages.get("/login/code", use: showCode)
@@ -64,15 +64,15 @@ extension WebController {
         WebAnalytics.record(effects)
         for case .sendCode(let code) in effects {
             do {
-                let sent = try await service.sendPhoneCode(
+                let sent = try await services.phoneCodes().sendPhoneCode(
                     code.phone, country: code.country, purpose: mode == .register ? .register : .signIn, name: code.name, from: context.client
                 )
                 WebAnalytics.record(phoneForm.send(.sendResponse(.success(sent)), to: &state))
                 return try codeSent(sent, request: request)
             } catch let error as GatehouseError {
-                let rendered = APIError(error)
-                status = rendered.status
-                retryAfter = rendered.retryAfter
+                let shown = error.presentation
+                status = shown.httpStatus
+                retryAfter = shown.retryAfter
                 let effects = WebAnalytics.record(phoneForm.send(.sendResponse(.failure(Self.failure(for: error))), to: &state))
                 // The resend window's announcement (a limit's is its banner, announced by the script).
                 if state.waitsForResend { announcement = effects.compactMap { if case .announce(let text) = $0 { text } else { nil } }.last }
@@ -109,7 +109,7 @@ extension WebController {
     ) throws -> Response {
         let page = PhonePage(
             configuration: configuration, state: state, csrf: csrf, retryAfter: retryAfter,
-            registration: service.phone?.policy.registration ?? false, configJSON: phoneConfigJSON
+            registration: services.phone?.policy.registration ?? false, configJSON: phoneConfigJSON
         )
         let values = page.context.merging(providerContext(provider)) { _, new in new }
         return html(render(values, "phone"), status: status, csrf: csrf)

@@ -14,7 +14,7 @@ extension WebController {
     func homeDeviceContext(_ request: Request, principal: Principal) async throws -> [String: Any] {
         let m = configuration.messages
         let dates = Date.FormatStyle(date: .abbreviated, time: .shortened).locale(Locale(identifier: "en_GB"))
-        let devices: [[String: Any]] = try await service.devices(of: principal).map { device in
+        let devices: [[String: Any]] = try await services.devices.devices(of: principal).map { device in
             let session = device.session
             return [
                 "id": session.id, "label": session.deviceLabel ?? DeviceLabel.unknown, "address": session.address ?? "",
@@ -34,7 +34,7 @@ extension WebController {
     @Sendable func signOutDevice(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         guard let principal = context.identity else { return Response.redirect(to: "/login", type: .normal) }
         let id = try context.parameters.require("id")
-        try await service.endSession(id, for: principal)
+        try await services.devices.endSession(id, for: principal)
         if id == principal.session.id {
             var response = Response.redirect(to: "/login", type: .normal)
             response.setCookie(WebCookies.expired(WebCookies.session))

@@ -2,7 +2,7 @@ import Foundation
 import GatehouseModel
 import Logging
 
-extension AuthService {
+extension EmailAccounts {
     /// Mails a reset link and code to the account with this address, if there is one
     /// ("Forgot password?"); the same answer, after the same limits, for every address.
     /// - Returns: the normalised address.
@@ -11,10 +11,10 @@ extension AuthService {
         let mail = try requireMail()
         let address = try checkedEmail(email)
         try await mail.admit(recipient: address, purpose: .passwordReset, from: client, now: now)
-        if let user = try await users.user(email: address) {
+        if let user = try await context.users.user(email: address) {
             let secret = try await mail.issue(.passwordReset, userID: user.id, email: address, now: now)
             mail.send(mail.compose(.recovery, to: address, secret: secret), now: now)
-            logger.info("Password reset mailed", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
+            context.logger.info("Password reset mailed", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
         }
         return address
     }
@@ -23,27 +23,27 @@ extension AuthService {
     /// secret is spent; then, unless the account is locked (which the pipeline refuses next),
     /// the password is set (ending every session), the email counts as verified (the person
     /// read the mail), and the account's sign-in back-off is cleared.
-    package func verifyPasswordReset(_ proof: MailProof, newPassword: String?) async throws -> Verified {
+    func verifyPasswordReset(_ proof: MailProof, newPassword: String?) async throws -> Verified {
         let mail = try requireMail()
         var hash: String?
         if let newPassword {
-            try await passwords.check(newPassword, logger: logger)
-            hash = try await hasher.hash(newPassword)
+            try await context.passwords.check(newPassword, logger: context.logger)
+            hash = try await context.hasher.hash(newPassword)
         }
         let fields = try await mail.redeem(.passwordReset, proof, now: now)
-        guard let user = try await users.user(id: fields.userID), user.email == fields.email else { throw GatehouseError.linkExpired }
+        guard let user = try await context.users.user(id: fields.userID), user.email == fields.email else { throw GatehouseError.linkExpired }
         guard !user.isLocked(at: now) else { return Verified(user: user) }
         if let hash {
-            try await users.setPassword(userID: user.id, hash: hash, at: now)
+            try await context.users.setPassword(userID: user.id, hash: hash, at: now)
             // Every session ends, even one opened this very millisecond; the pipeline opens the new one next.
             _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .passwordChanged)
-            report(.passwordChanged(userID: user.id, method: .reset), address: nil, device: nil)
+            context.report(.passwordChanged(userID: user.id, method: .reset), address: nil, device: nil)
         }
-        _ = try await users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now)
-        let account = limiter.keys.reference(for: fields.email)
-        let cleared = try await limiter.throttles.clear(prefix: LimitKey.failureStreaksPrefix(account: account))
-            + (try await limiter.throttles.clear(LimitKey.accountFailures(account: account).storageKey) ? 1 : 0)
-        logger.info("Password reset", metadata: [
+        _ = try await context.users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now)
+        let account = context.limiter.keys.reference(for: fields.email)
+        let cleared = try await context.limiter.throttles.clear(prefix: LimitKey.failureStreaksPrefix(account: account))
+            + (try await context.limiter.throttles.clear(LimitKey.accountFailures(account: account).storageKey) ? 1 : 0)
+        context.logger.info("Password reset", metadata: [
             "user.id": "\(user.id)", "password.set": "\(hash != nil)", "backoff.cleared": "\(cleared)",
         ])
         return Verified(user: user)
@@ -53,15 +53,15 @@ extension AuthService {
     /// session ends, this one goes on.
     package func changePassword(_ principal: Principal, current: String, new password: String, from client: ClientInfo) async throws {
         try PasswordShape.check(current, field: "current_password")
-        try await passwords.check(password, logger: logger)
+        try await context.passwords.check(password, logger: context.logger)
         let user = principal.user
-        let attempt = try await limiter.admit(user.email ?? "user:\(user.id)", from: client, now: now)
-        let stored = try await users.passwordHash(userID: user.id)
-        guard try await hasher.verify(current, against: stored ?? dummyHash), stored != nil else {
-            try await limiter.recordFailure(attempt, now: now)
+        let attempt = try await context.limiter.admit(user.email ?? "user:\(user.id)", from: client, now: now)
+        let stored = try await context.users.passwordHash(userID: user.id)
+        guard try await context.hasher.verify(current, against: stored ?? context.dummyHash), stored != nil else {
+            try await context.limiter.recordFailure(attempt, now: now)
             throw GatehouseError.invalidCredentials
         }
-        _ = try await limiter.recordSuccess(attempt, now: now)
+        _ = try await context.limiter.recordSuccess(attempt, now: now)
         try await replacePassword(principal, with: password, client: client)
     }
 
@@ -73,7 +73,7 @@ extension AuthService {
             throw GatehouseError.invalidRequest("sign in again (or open a recovery link) to set a new password")
         }
         try PasswordShape.check(password)
-        try await passwords.check(password, logger: logger)
+        try await context.passwords.check(password, logger: context.logger)
         try await replacePassword(principal, with: password, client: client)
     }
 
@@ -81,10 +81,10 @@ extension AuthService {
     /// the change, then ends the newer ones too: only the caller's session is left.
     private func replacePassword(_ principal: Principal, with password: String, client: ClientInfo) async throws {
         let user = principal.user
-        let hash = try await hasher.hash(password)
-        try await users.setPassword(userID: user.id, hash: hash, at: principal.session.createdAt)
+        let hash = try await context.hasher.hash(password)
+        try await context.users.setPassword(userID: user.id, hash: hash, at: principal.session.createdAt)
         _ = try await sessions.revokeSessions(userID: user.id, keeping: principal.session.id, at: now, reason: .passwordChanged)
-        logger.info("Password changed", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
-        report(.passwordChanged(userID: user.id, method: .change), client: client)
+        context.logger.info("Password changed", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
+        context.report(.passwordChanged(userID: user.id, method: .change), client: client)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension AuthService {
+extension SignInPipeline {
     /// Exchanges a refresh token for a new pair, rotating it.
     ///
     /// The first request with a live token rotates it. A request with a token rotated less than
@@ -21,7 +21,7 @@ extension AuthService {
     private func rotating(_ presented: String) async throws -> TokenGrant {
         // The successor is offered with the claim, so a live token rotates in one round trip.
         let successor = RefreshToken.generate()
-        guard let claim = try await sessions.claimRefreshToken(
+        guard let claim = try await context.sessions.claimRefreshToken(
             hash: RefreshToken.hash(presented), successorHash: RefreshToken.hash(successor),
             sealedSuccessor: try RefreshToken.seal(successor, under: presented), at: now
         ) else {
@@ -31,21 +31,21 @@ extension AuthService {
         try requireLive(session, of: user)
         // Last seen, at most once a minute, so the device list is current without a write per refresh.
         if session.lastSeenAt.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
-            try await sessions.touchSession(id: session.id, at: now)
+            try await context.sessions.touchSession(id: session.id, at: now)
         }
         if claim.claimed { return try await grant(user: user, session: session, refreshToken: successor) }
         // Another request rotated it first (now, or before): follow the chain within the grace window.
-        var record = claim.token.rotatedAt == nil ? try await sessions.refreshToken(hash: claim.token.tokenHash) ?? claim.token : claim.token
+        var record = claim.token.rotatedAt == nil ? try await context.sessions.refreshToken(hash: claim.token.tokenHash) ?? claim.token : claim.token
         var token = presented
         while let rotatedAt = record.rotatedAt {
             guard now.timeIntervalSince(rotatedAt) <= TimeInterval(settings.refreshReuseGrace),
                   let sealed = record.sealedSuccessor,
                   let successor = RefreshToken.open(sealed, with: token),
-                  let next = try await sessions.refreshToken(hash: RefreshToken.hash(successor))
+                  let next = try await context.sessions.refreshToken(hash: RefreshToken.hash(successor))
             else {
-                try await sessions.revokeSession(id: session.id, at: now, reason: .refreshTokenReused)
-                logger.warning("Refresh token reuse; session revoked", metadata: ["session.id": "\(session.id)"])
-                report(
+                try await context.sessions.revokeSession(id: session.id, at: now, reason: .refreshTokenReused)
+                context.logger.warning("Refresh token reuse; session revoked", metadata: ["session.id": "\(session.id)"])
+                context.report(
                     .sessionEnded(userID: session.userID, sessionID: session.id, reason: .refreshTokenReused),
                     address: session.address, device: session.deviceLabel
                 )

@@ -8,13 +8,20 @@ import Logging
 public typealias GatehouseRepository = UserRepository & SessionRepository & ThrottleRepository & SecretRepository
     & SigningKeyRepository & PhoneCodeRepository & OIDCFlowRepository & OneTimeSecretRepository & PasskeyRepository
 
-extension AuthService {
-    /// The pipeline for a configuration: keys, tokens and hashing, and each optional feature
-    /// (phone codes, an external provider) built only when its settings are present.
-    /// - Returns: the service, and the key ring the JWKS route publishes.
+extension GatehouseServices {
+    /// The pipeline and the services a configuration enables, with the key ring the JWKS route
+    /// publishes and the hasher operators' passwords share.
+    struct Composition {
+        let services: GatehouseServices
+        let keys: KeyRing
+        let hasher: PasswordHasher
+    }
+
+    /// Builds keys, tokens and hashing, then each feature service only when its settings are
+    /// present, and registers each one's verifier with the one pipeline.
     static func compose(
         _ configuration: GatehouseConfiguration, repository: some GatehouseRepository, deliveries: DeliveryQueue?, logger: Logger
-    ) async throws -> (AuthService, KeyRing) {
+    ) async throws -> Composition {
         let location = try DatabaseLocation(configuration.databasePath)
         let keys = KeyRing(
             repository: repository, kek: try KeyEncryptionKey.resolve(configuration.keyEncryptionKey, location: location),
@@ -25,19 +32,26 @@ extension AuthService {
             keys: keys, issuer: configuration.issuer, audience: configuration.audience, lifetime: configuration.accessTokenLifetime
         )
         let accountKeys = try await AccountKeys.open(repository)
+        let hasher = PasswordHasher(parameters: configuration.argon2, pool: HashingPool.shared(configuration.hashing))
+        let context = try await ServiceContext(
+            repository: repository, hasher: hasher, keys: accountKeys, settings: configuration.authSettings,
+            breached: try configuration.breachedPasswordURL.map { try RangeBreachedPasswords(url: $0) }, events: configuration.events,
+            logger: logger
+        )
+        let publicURL = configuration.resolvedPublicURL
         let phone = try await configuration.phone.asyncMap { policy in
             var issuer = try await PhoneCodeIssuer.open(
                 repository, numbers: LibPhoneNumber(), references: accountKeys, sender: try configuration.sms.makeSender(logger: logger),
                 deliveries: deliveries, policy: policy, logger: logger
             )
-            issuer.events = configuration.events
-            return issuer
+            issuer.dispatch.events = configuration.events
+            return PhoneCodes(context: context, issuer: issuer)
         }
-        let publicURL = configuration.resolvedPublicURL
-        let google = try await configuration.google.asyncMap { settings in
-            try await ProviderSignIn.open(
+        let providers = try await configuration.google.asyncMap { settings in
+            let provider = try await ConfiguredProvider.open(
                 settings, provider: OpenIDConnectProvider(settings: settings, logger: logger), secrets: repository, publicURL: publicURL
             )
+            return ProviderSignIn(context: context, provider: provider, flows: repository, throttles: repository)
         }
         // Mail exists when a sender is configured or the app needs it (then `serve` refuses to
         // start without a sender, so no mail is ever silently lost).
@@ -46,17 +60,20 @@ extension AuthService {
             repository, references: accountKeys, sender: mailSender, deliveries: deliveries, policy: configuration.mailPolicy,
             login: configuration.login, publicURL: publicURL, logger: logger
         )
-        mail?.events = configuration.events
+        mail?.dispatch.events = configuration.events
+        let accounts = EmailAccounts(context: context, mail: mail)
         let passkeys = RelyingParty(publicURL: publicURL, name: configuration.login.appName, extraOrigins: configuration.passkeyOrigins)
-            .map { PasskeyStore(party: $0, repository: repository) }
-        let breached = try configuration.breachedPasswordURL.map { try RangeBreachedPasswords(url: $0) }
-        let service = try await AuthService(
-            repository: repository,
-            hasher: PasswordHasher(parameters: configuration.argon2, pool: HashingPool.shared(configuration.hashing)),
-            tokens: tokens, keys: accountKeys, settings: configuration.authSettings, phone: phone, google: google, mail: mail,
-            breached: breached, passkeys: passkeys, events: configuration.events, logger: logger
+            .map { PasskeyService(context: context, store: PasskeyStore(party: $0, repository: repository), throttles: repository) }
+        var verifiers: [any GrantVerifier] = [accounts]
+        if let phone { verifiers.append(phone) }
+        if let providers { verifiers.append(providers) }
+        if let passkeys { verifiers.append(passkeys) }
+        let services = GatehouseServices(
+            pipeline: SignInPipeline(context: context, tokens: tokens, verifiers: verifiers), accounts: accounts,
+            profiles: Profiles(context: context), devices: Devices(context: context), phone: phone, passkeys: passkeys,
+            providers: providers
         )
-        return (service, keys)
+        return Composition(services: services, keys: keys, hasher: hasher)
     }
 }
 

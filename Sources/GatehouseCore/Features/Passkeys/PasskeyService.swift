@@ -1,18 +1,37 @@
 import Foundation
 import GatehouseModel
 
-extension AuthService {
+/// Passkeys (WebAuthn): adding, listing, renaming and removing them, and the `.passkey` grant's verifier.
+///
+/// Challenges live in the one-time secret store; the account's user handle is its `passkey`
+/// identity. Signing in is the `.passkey` grant through the pipeline, so a refused passkey
+/// counts like a wrong password.
+package struct PasskeyService: Sendable {
+    let context: ServiceContext
+    let store: PasskeyStore
+    let throttles: any ThrottleRepository
+
+    package init(context: ServiceContext, store: PasskeyStore, throttles: any ThrottleRepository) {
+        self.context = context
+        self.store = store
+        self.throttles = throttles
+    }
+
+    var now: Date { context.now }
+
+    /// The relying party's settings, for what the pages and well-known files say.
+    package var party: RelyingParty { store.party }
+
     /// Starts adding a passkey to a signed-in account (WebAuthn §5.4).
     ///
     /// The session must have signed in within the last 10 minutes. The challenge is bound to
     /// the session and lives in the one-time secret store; the account's user handle is random
     /// (made here for its first passkey, stored with it).
     package func passkeyRegistrationOptions(for principal: Principal) async throws -> PasskeyCreationOptions {
-        let store = try requirePasskeys()
         try requireRecentSignIn(principal)
         let user = principal.user
         let existing = try await store.credentials.passkeys(userID: user.id)
-        let handle = try await users.identities(userID: user.id).first { $0.provider == .passkey }?.subject
+        let handle = try await context.users.identities(userID: user.id).first { $0.provider == .passkey }?.subject
             ?? RefreshToken.generate(prefix: "")
         let challenge = RefreshToken.generate(prefix: "")
         let fields = RegistrationChallenge(userID: user.id, sessionID: principal.session.id, handle: handle)
@@ -35,7 +54,6 @@ extension AuthService {
     /// response, and stores the credential with the account's user handle.
     /// - Parameter name: what lists call it; the device's label when `nil`.
     package func registerPasskey(_ json: PasskeyRegistrationJSON, name: String?, for principal: Principal) async throws -> PasskeyRecord {
-        let store = try requirePasskeys()
         try requireRecentSignIn(principal)
         let label = try name.map(PasskeyName.check) ?? principal.session.deviceLabel ?? "Passkey"
         do {
@@ -54,11 +72,11 @@ extension AuthService {
             )
             let handle = IdentityRecord(userID: principal.user.id, provider: .passkey, subject: fields.handle, verifiedAt: now, createdAt: now)
             guard try await store.credentials.addPasskey(record, handle: handle) else { throw PasskeyFailure.userHandleMismatch }
-            logger.info("Passkey added", metadata: ["user.id": "\(principal.user.id)", "passkey.id": "\(record.id)"])
-            report(.passkeyAdded(userID: principal.user.id, passkeyID: record.id), address: principal.session.address, device: principal.session.deviceLabel)
+            context.logger.info("Passkey added", metadata: ["user.id": "\(principal.user.id)", "passkey.id": "\(record.id)"])
+            context.report(.passkeyAdded(userID: principal.user.id, passkeyID: record.id), address: principal.session.address, device: principal.session.deviceLabel)
             return record
         } catch let failure as PasskeyFailure {
-            logger.notice("Passkey refused", metadata: ["user.id": "\(principal.user.id)", "check": "\(failure)"])
+            context.logger.notice("Passkey refused", metadata: ["user.id": "\(principal.user.id)", "check": "\(failure)"])
             throw GatehouseError.passkeyRejected(failure)
         } catch RepositoryError.duplicateIdentity {
             throw GatehouseError.passkeyTaken
@@ -71,9 +89,8 @@ extension AuthService {
     /// Each challenge is a stored row, so they are counted per client address (the sign-in
     /// address limit's size) before anything is stored.
     package func passkeyAuthenticationOptions(from client: ClientInfo) async throws -> PasskeyRequestOptions {
-        let store = try requirePasskeys()
-        let policy = settings.abuse
-        try await limiter.throttles.admit(.passkeyChallenges(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
+        let policy = context.settings.abuse
+        try await throttles.admit(.passkeyChallenges(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
         let challenge = RefreshToken.generate(prefix: "")
         let id = RefreshToken.hash(challenge)
         try await store.challenges.putSecret(OneTimeSecret(
@@ -88,8 +105,7 @@ extension AuthService {
 
     /// The passkey grant's verifier (WebAuthn §7.2): consumes the challenge, finds the
     /// credential and its account by the user handle, checks the assertion, records the use.
-    func verifyPasskey(_ assertion: PasskeyAssertion) async throws -> Verified? {
-        let store = try requirePasskeys()
+    func verifyPasskey(_ assertion: PasskeyAssertion) async throws -> Verified {
         do {
             let clientData = try ClientData.parse(assertion.clientDataJSON)
             guard try await store.challenges.consumeSecret(
@@ -100,14 +116,14 @@ extension AuthService {
             }
             guard let userHandle = assertion.userHandle else { throw PasskeyFailure.malformed("userHandle") }
             let handle = Data(userHandle).base64URLEncoded()
-            guard let user = try await users.user(provider: .passkey, subject: handle), user.id == credential.userID else {
+            guard let user = try await context.users.user(provider: .passkey, subject: handle), user.id == credential.userID else {
                 throw PasskeyFailure.userHandleMismatch
             }
             let use = try store.party.verifyAssertion(assertion, clientData: clientData, credential: credential)
             try await store.credentials.recordPasskeyUse(credentialID: credential.credentialID, signCount: use.signCount, backedUp: use.backedUp, at: now)
             if use.cloneWarning {
-                logger.warning("Passkey counter did not grow", metadata: ["user.id": "\(user.id)", "passkey.id": "\(credential.id)"])
-                report(.passkeyCloneWarning(userID: user.id, passkeyID: credential.id), address: nil, device: nil)
+                context.logger.warning("Passkey counter did not grow", metadata: ["user.id": "\(user.id)", "passkey.id": "\(credential.id)"])
+                context.report(.passkeyCloneWarning(userID: user.id, passkeyID: credential.id), address: nil, device: nil)
             }
             return Verified(user: user)
         } catch let failure as PasskeyFailure {
@@ -117,42 +133,47 @@ extension AuthService {
 
     /// The account's passkeys, oldest first.
     package func passkeys(of userID: String) async throws -> [PasskeyRecord] {
-        try await requirePasskeys().credentials.passkeys(userID: userID)
+        try await store.credentials.passkeys(userID: userID)
     }
 
     /// Renames one of the account's passkeys.
     package func renamePasskey(_ id: String, to name: String, for principal: Principal) async throws {
         let checked = try PasskeyName.check(name)
-        guard try await requirePasskeys().credentials.renamePasskey(id: id, userID: principal.user.id, to: checked) else {
+        guard try await store.credentials.renamePasskey(id: id, userID: principal.user.id, to: checked) else {
             throw GatehouseError.notFound
         }
     }
 
     /// Removes one of the account's passkeys, unless it is the account's last way in.
     package func removePasskey(_ id: String, for principal: Principal) async throws {
-        let store = try requirePasskeys()
         let userID = principal.user.id
         let all = try await store.credentials.passkeys(userID: userID)
         guard all.contains(where: { $0.id == id }) else { throw GatehouseError.notFound }
         if all.count == 1 {
-            let hasPassword = try await users.passwordHash(userID: userID) != nil
-            let others = try await users.identities(userID: userID).filter { $0.provider != .passkey && ($0.provider != .email || hasPassword) }
+            let hasPassword = try await context.users.passwordHash(userID: userID) != nil
+            let others = try await context.users.identities(userID: userID).filter { $0.provider != .passkey && ($0.provider != .email || hasPassword) }
             guard !others.isEmpty else { throw GatehouseError.lastSignInMethod }
         }
         guard try await store.credentials.deletePasskey(id: id, userID: userID) else { throw GatehouseError.notFound }
-        logger.info("Passkey removed", metadata: ["user.id": "\(userID)", "passkey.id": "\(id)"])
-        report(.passkeyRemoved(userID: userID, passkeyID: id), address: principal.session.address, device: principal.session.deviceLabel)
-    }
-
-    package func requirePasskeys() throws -> PasskeyStore {
-        guard let passkeys else { throw GatehouseError.featureNotOffered(.passkeys) }
-        return passkeys
+        context.logger.info("Passkey removed", metadata: ["user.id": "\(userID)", "passkey.id": "\(id)"])
+        context.report(.passkeyRemoved(userID: userID, passkeyID: id), address: principal.session.address, device: principal.session.deviceLabel)
     }
 
     private func requireRecentSignIn(_ principal: Principal) throws {
         guard now.timeIntervalSince(principal.session.createdAt) <= PasskeyStore.reauthenticationWindow else {
             throw GatehouseError.reauthenticationRequired
         }
+    }
+}
+
+extension PasskeyService: GrantVerifier {
+    package var kinds: [GrantKind] { [.passkey] }
+
+    package func check(_ grant: Grant) throws {}
+
+    package func verify(_ grant: Grant) async throws -> Verified? {
+        guard case .passkey(let assertion) = grant else { return nil }
+        return try await verifyPasskey(assertion)
     }
 }
 

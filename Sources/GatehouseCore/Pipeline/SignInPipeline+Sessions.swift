@@ -16,7 +16,7 @@ public struct Principal: Sendable {
     public let session: SessionRecord
 }
 
-extension AuthService {
+extension SignInPipeline {
     /// The user and session of an access token that is valid now and whose session is live.
     package func authenticate(accessToken: String) async throws -> Principal {
         let claims = try await tokens.verify(accessToken, now: now)
@@ -32,12 +32,12 @@ extension AuthService {
     /// A session found live is kept in ``SessionRepository/liveness``, so the next request
     /// with it reads no database; liveness is judged again on each hit, against `now`.
     package func livePrincipal(sessionID: String) async throws -> Principal? {
-        let cache = sessions.liveness
+        let cache = context.sessions.liveness
         if let cached = cache.principal(sessionID: sessionID) {
             return isLive(cached.session, of: cached.user) ? cached : nil
         }
         let epoch = cache.epoch
-        guard let (session, user) = try await sessions.sessionWithUser(id: sessionID), isLive(session, of: user) else { return nil }
+        guard let (session, user) = try await context.sessions.sessionWithUser(id: sessionID), isLive(session, of: user) else { return nil }
         let principal = Principal(user: user, session: session)
         cache.keep(principal, readAt: epoch)
         return principal
@@ -52,14 +52,14 @@ extension AuthService {
         let reason = SessionEndReason(logout: scope)
         switch scope {
         case .local:
-            try await sessions.revokeSession(id: principal.session.id, at: now, reason: reason)
+            try await context.sessions.revokeSession(id: principal.session.id, at: now, reason: reason)
         case .global:
-            _ = try await sessions.revokeSessions(userID: principal.user.id, keeping: nil, at: now, reason: reason)
+            _ = try await context.sessions.revokeSessions(userID: principal.user.id, keeping: nil, at: now, reason: reason)
         case .others:
-            _ = try await sessions.revokeSessions(userID: principal.user.id, keeping: principal.session.id, at: now, reason: reason)
+            _ = try await context.sessions.revokeSessions(userID: principal.user.id, keeping: principal.session.id, at: now, reason: reason)
         }
-        logger.info("Logout", metadata: ["user.id": "\(principal.user.id)", "scope": "\(scope.rawValue)"])
+        context.logger.info("Logout", metadata: ["user.id": "\(principal.user.id)", "scope": "\(scope.rawValue)"])
         let ended = SecurityEvent.sessionEnded(userID: principal.user.id, sessionID: scope == .local ? principal.session.id : nil, reason: reason)
-        report(ended, address: principal.session.address, device: principal.session.deviceLabel)
+        context.report(ended, address: principal.session.address, device: principal.session.deviceLabel)
     }
 }

@@ -2,7 +2,28 @@ import Foundation
 import GatehouseModel
 import Logging
 
-extension AuthService {
+/// Phone codes (seed 004): sending, resending and the state of a code, and the `.phoneCode`
+/// grant's verifier, which signs in or registers whoever holds the phone.
+package struct PhoneCodes: Sendable {
+    let context: ServiceContext
+    /// The codes, their limits and the SMS.
+    let issuer: PhoneCodeIssuer
+
+    package init(context: ServiceContext, issuer: PhoneCodeIssuer) {
+        self.context = context
+        self.issuer = issuer
+    }
+
+    var now: Date { context.now }
+
+    /// What the code screens need to know of the app's phone policy.
+    package var policy: PhonePolicy { issuer.policy }
+
+    /// The regions codes may go to, as the pickers show them, in `language`.
+    package func countries(language: String = "en") -> [PhoneCountry] {
+        issuer.countries(language: language)
+    }
+
     /// Sends a sign-in or registration code to a phone (seed 004's Send OTP).
     ///
     /// Order matters: the number's shape, then every limit, and only then the account check,
@@ -14,22 +35,15 @@ extension AuthService {
         _ text: String, country: String?, purpose: PhoneCodePurpose, name: String? = nil, registerIfMissing: Bool = false,
         from client: ClientInfo
     ) async throws -> PhoneCodeSent {
-        let phone = try requirePhoneSignIn()
         // A registration's name passes the one name rule before anything is counted or sent.
-        let name = try purpose == .register ? Self.checkedName(name ?? "") : nil
-        let number = try phone.number(text, country: country)
+        let name = try purpose == .register ? ServiceContext.checkedName(name ?? "") : nil
+        let number = try issuer.number(text, country: country)
         return try await sendPhoneCode(to: number, purpose: purpose, name: name, registerIfMissing: registerIfMissing, from: client)
-    }
-
-    /// A name that passed ``PersonName/checked(_:)``, or a 400 with its plain reason.
-    package static func checkedName(_ text: String) throws -> String {
-        do { return try PersonName.checked(text) } catch { throw GatehouseError.invalidRequest(error.message) }
     }
 
     /// The current code of a phone, for clients that verify by number (GoTrue's `/verify`).
     package func currentPhoneCode(_ text: String) async throws -> String {
-        let phone = try requirePhoneSignIn()
-        guard let number = try? phone.number(text, country: nil), let record = try await phone.codes.phoneCode(phone: number.e164) else {
+        guard let number = try? issuer.number(text, country: nil), let record = try await issuer.codes.phoneCode(phone: number.e164) else {
             throw GatehouseError.codeRejected(.expired)
         }
         return record.id
@@ -37,9 +51,8 @@ extension AuthService {
 
     /// Sends a new code for the phone of an earlier request; the old code stops working.
     package func resendPhoneCode(verificationID: String, from client: ClientInfo) async throws -> PhoneCodeSent {
-        let phone = try requirePhoneSignIn()
         guard verificationID.utf8.count <= 64 else { throw GatehouseError.invalidRequest("verification_id must be at most 64 bytes") }
-        guard let record = try await phone.codes.phoneCode(id: verificationID), let number = phone.numbers.parse(record.phone, region: "")
+        guard let record = try await issuer.codes.phoneCode(id: verificationID), let number = issuer.numbers.parse(record.phone, region: "")
         else { throw GatehouseError.codeRejected(.expired) }
         return try await sendPhoneCode(to: number, purpose: record.purpose, name: record.name, from: client)
     }
@@ -48,26 +61,25 @@ extension AuthService {
         to number: PhoneNumber, purpose requested: PhoneCodePurpose, name: String?, registerIfMissing: Bool = false,
         from client: ClientInfo
     ) async throws -> PhoneCodeSent {
-        let phone = try requirePhoneSignIn()
-        try await phone.admitSend(to: number.e164, from: client, now: now)
-        let account = try await users.user(provider: .phone, subject: number.e164)
+        try await issuer.admitSend(to: number.e164, from: client, now: now)
+        let account = try await context.users.user(provider: .phone, subject: number.e164)
         var deliver = true
         var purpose = requested
-        if purpose == .signIn, account == nil, registerIfMissing, phone.policy.registration { purpose = .register }
+        if purpose == .signIn, account == nil, registerIfMissing, issuer.policy.registration { purpose = .register }
         switch purpose {
         case .signIn where account == nil:
-            guard phone.policy.silentAccountCheck else { throw GatehouseError.accountNotFound }
+            guard issuer.policy.silentAccountCheck else { throw GatehouseError.accountNotFound }
             deliver = false
         case .register:
-            guard phone.policy.registration else { throw GatehouseError.invalidRequest("registration is not enabled") }
+            guard issuer.policy.registration else { throw GatehouseError.invalidRequest("registration is not enabled") }
             // Silent: a taken number is answered exactly as a new one, and gets the same SMS; its
             // code signs the owner in to their own account (see `verifyPhoneCode`).
-            if account != nil, !phone.policy.silentAccountCheck { throw GatehouseError.phoneTaken }
+            if account != nil, !issuer.policy.silentAccountCheck { throw GatehouseError.phoneTaken }
         case .signIn:
             break
         }
-        let sent = try await phone.issue(to: number, purpose: purpose, name: name, deliver: deliver, now: now)
-        logger.info("Phone code issued", metadata: [
+        let sent = try await issuer.issue(to: number, purpose: purpose, name: name, deliver: deliver, now: now)
+        context.logger.info("Phone code issued", metadata: [
             "purpose": "\(purpose.rawValue)", "sms.to": "\(PhoneLog.redacted(number.e164))", "delivered": "\(deliver)",
             "client.address": "\(client.address)",
         ])
@@ -76,28 +88,27 @@ extension AuthService {
 
     /// The phone grant's verifier: the account a right code proves, created first for a registration.
     package func verifyPhoneCode(_ verificationID: String, code: String) async throws -> UserRecord {
-        let phone = try requirePhoneSignIn()
-        let record = try await phone.check(id: verificationID, code: code, now: now)
+        let record = try await issuer.check(id: verificationID, code: code, now: now)
         switch record.purpose {
         case .signIn:
             // A silent check's code for an unknown number can only fail, like a wrong code.
-            guard let user = try await users.user(provider: .phone, subject: record.phone) else {
+            guard let user = try await context.users.user(provider: .phone, subject: record.phone) else {
                 throw GatehouseError.codeRejected(.expired)
             }
             return user
         case .register:
             let user: UserRecord
             do {
-                user = try await NewAccount.phone(record.phone, name: PersonName(full: record.name ?? "")).create(in: users, at: now)
+                user = try await NewAccount.phone(record.phone, name: PersonName(full: record.name ?? "")).create(in: context.users, at: now)
             } catch RepositoryError.duplicateIdentity {
                 // Silent mode sent a registration code to a taken number: whoever holds the phone
                 // proved it, and signs in to the account it already has (the typed name is not used).
-                guard phone.policy.silentAccountCheck,
-                      let owner = try await users.user(provider: .phone, subject: record.phone)
+                guard issuer.policy.silentAccountCheck,
+                      let owner = try await context.users.user(provider: .phone, subject: record.phone)
                 else { throw GatehouseError.phoneTaken }
                 return owner
             }
-            logger.info("Account registered", metadata: ["user.id": "\(user.id)", "method": "phone"])
+            context.logger.info("Account registered", metadata: ["user.id": "\(user.id)", "method": "phone"])
             return user
         }
     }
@@ -106,11 +117,10 @@ extension AuthService {
     /// number, seconds to expiry and to the next resend, and tries used. `nil` for an unknown or
     /// used code; an expired or burned one is returned so the screen can offer a resend.
     package func phoneCodeStatus(verificationID: String) async throws -> PhoneCodeStatus? {
-        let phone = try requirePhoneSignIn()
-        guard verificationID.utf8.count <= 64, let record = try await phone.codes.phoneCode(id: verificationID),
-              record.consumedAt == nil, let number = phone.numbers.parse(record.phone, region: "")
+        guard verificationID.utf8.count <= 64, let record = try await issuer.codes.phoneCode(id: verificationID),
+              record.consumedAt == nil, let number = issuer.numbers.parse(record.phone, region: "")
         else { return nil }
-        let policy = phone.policy
+        let policy = issuer.policy
         let resendAt = record.createdAt.addingTimeInterval(TimeInterval(policy.resendAfter))
         let sent = PhoneCodeSent(
             verificationID: record.id, phoneMasked: number.masked,
@@ -120,12 +130,22 @@ extension AuthService {
         let failure: CodeFailure? = record.attempts >= policy.maximumAttempts ? .exhausted : (sent.expiresIn == 0 ? .expired : nil)
         return PhoneCodeStatus(sent: sent, attemptsUsed: record.attempts, purpose: record.purpose, failure: failure)
     }
+}
 
-    /// The phone codes, or the one refusal of a server whose app does not offer phone sign-in.
-    @discardableResult
-    package func requirePhoneSignIn() throws -> PhoneCodeIssuer {
-        guard let phone else { throw GatehouseError.methodNotOffered(.phone) }
-        return phone
+extension PhoneCodes: GrantVerifier {
+    package var kinds: [GrantKind] { [.phoneCode] }
+
+    package func check(_ grant: Grant) throws {
+        guard case .phoneCode(let verificationID, let code) = grant else { return }
+        guard !verificationID.isEmpty, verificationID.utf8.count <= 64 else {
+            throw GatehouseError.invalidRequest("verification_id must be 1 to 64 bytes")
+        }
+        guard !code.isEmpty, code.utf8.count <= 16 else { throw GatehouseError.invalidRequest("code must be 1 to 16 bytes") }
+    }
+
+    package func verify(_ grant: Grant) async throws -> Verified? {
+        guard case .phoneCode(let verificationID, let code) = grant else { return nil }
+        return Verified(user: try await verifyPhoneCode(verificationID, code: code))
     }
 }
 

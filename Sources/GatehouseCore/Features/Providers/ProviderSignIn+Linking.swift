@@ -1,7 +1,7 @@
 import Foundation
 import GatehouseModel
 
-extension AuthService {
+extension ProviderSignIn {
     /// The account an external identity signs in to, linked or created by GoTrue's rules.
     ///
     /// Keyed on the provider's `sub`, never on email alone:
@@ -17,36 +17,36 @@ extension AuthService {
     package func account(for identity: ExternalIdentity) async throws -> Verified {
         // A provider's email passes the same rule as a local one (normalised by the verifier),
         // so `user@example.com\0` can never become an account that displays as another's.
-        if let email = identity.email, settings.login.rules.validateEmail(email) != nil {
+        if let email = identity.email, context.settings.login.rules.validateEmail(email) != nil {
             throw GatehouseError.providerSignIn(.invalidToken("email is malformed"))
         }
-        if let user = try await users.user(provider: identity.provider, subject: identity.subject) { return Verified(user: user) }
+        if let user = try await context.users.user(provider: identity.provider, subject: identity.subject) { return Verified(user: user) }
         let at = now
-        if let email = identity.email, let existing = try await users.user(email: email) {
+        if let email = identity.email, let existing = try await context.users.user(email: email) {
             guard identity.emailVerified else { throw GatehouseError.providerSignIn(.linkRequired) }
             let record = IdentityRecord(userID: existing.id, provider: identity.provider, subject: identity.subject, verifiedAt: at, createdAt: at)
-            let emailVerified = try await users.identities(userID: existing.id)
+            let emailVerified = try await context.users.identities(userID: existing.id)
                 .contains { $0.provider == .email && $0.subject == email && $0.verifiedAt != nil }
             do {
                 if emailVerified {
-                    try await users.addIdentity(record)
+                    try await context.users.addIdentity(record)
                 } else {
-                    try await users.claimUnverifiedAccount(userID: existing.id, adding: record, emailSubject: email, at: at)
+                    try await context.users.claimUnverifiedAccount(userID: existing.id, adding: record, emailSubject: email, at: at)
                 }
             } catch RepositoryError.duplicateIdentity {
                 return try await racedIdentity(identity)
             }
-            logger.notice("Identity linked", metadata: [
+            context.logger.notice("Identity linked", metadata: [
                 "user.id": "\(existing.id)", "provider": "\(identity.provider.rawValue)",
                 "rule": "\(emailVerified ? "verified_email" : "unverified_account_claimed")",
             ])
-            report(.identityLinked(userID: existing.id, provider: identity.provider), address: nil, device: nil)
+            context.report(.identityLinked(userID: existing.id, provider: identity.provider), address: nil, device: nil)
             if !emailVerified {
-                logger.warning("Unverified account claimed by a verified provider email; password removed, sessions ended", metadata: [
+                context.logger.warning("Unverified account claimed by a verified provider email; password removed, sessions ended", metadata: [
                     "user.id": "\(existing.id)", "provider": "\(identity.provider.rawValue)",
                 ])
             }
-            return Verified(user: try await users.user(id: existing.id) ?? existing)
+            return Verified(user: try await context.users.user(id: existing.id) ?? existing)
         }
         let verifiedEmail = identity.emailVerified ? identity.email : nil
         // The provider's name passes the one name rule; one that fails is left empty for the
@@ -56,31 +56,31 @@ extension AuthService {
         if let verifiedEmail { identities.append(.init(provider: .email, subject: verifiedEmail, verified: true)) }
         let user: UserRecord
         do {
-            user = try await NewAccount(name: PersonName(full: name), identities: identities, passwordHash: nil).create(in: users, at: at)
+            user = try await NewAccount(name: PersonName(full: name), identities: identities, passwordHash: nil).create(in: context.users, at: at)
         } catch RepositoryError.duplicateIdentity {
             return try await racedIdentity(identity)
         }
-        logger.info("Account registered", metadata: ["user.id": "\(user.id)", "method": "\(identity.provider.rawValue)"])
+        context.logger.info("Account registered", metadata: ["user.id": "\(user.id)", "method": "\(identity.provider.rawValue)"])
         return Verified(user: user, isNewUser: true)
     }
 
     /// Adds an external identity to a signed-in account (Home's "Link Google").
     package func link(_ identity: ExternalIdentity, toUser userID: String) async throws -> Verified {
-        guard let user = try await users.user(id: userID) else { throw GatehouseError.providerSignIn(.invalidFlow) }
-        if let owner = try await users.user(provider: identity.provider, subject: identity.subject) {
+        guard let user = try await context.users.user(id: userID) else { throw GatehouseError.providerSignIn(.invalidFlow) }
+        if let owner = try await context.users.user(provider: identity.provider, subject: identity.subject) {
             guard owner.id == userID else { throw GatehouseError.providerSignIn(.identityTaken) }
             return Verified(user: user)
         }
         let at = now
         do {
-            try await users.addIdentity(IdentityRecord(
+            try await context.users.addIdentity(IdentityRecord(
                 userID: userID, provider: identity.provider, subject: identity.subject, verifiedAt: at, createdAt: at
             ))
         } catch RepositoryError.duplicateIdentity {
             throw GatehouseError.providerSignIn(.identityTaken)
         }
-        logger.notice("Identity linked", metadata: ["user.id": "\(userID)", "provider": "\(identity.provider.rawValue)", "rule": "signed_in"])
-        report(.identityLinked(userID: userID, provider: identity.provider), address: nil, device: nil)
+        context.logger.notice("Identity linked", metadata: ["user.id": "\(userID)", "provider": "\(identity.provider.rawValue)", "rule": "signed_in"])
+        context.report(.identityLinked(userID: userID, provider: identity.provider), address: nil, device: nil)
         return Verified(user: user)
     }
 
@@ -88,20 +88,20 @@ extension AuthService {
     ///
     /// A way in is a phone, an external identity, or an email with a password.
     package func unlink(_ provider: IdentityProvider, from userID: String) async throws {
-        let identities = try await users.identities(userID: userID)
-        let hasPassword = try await users.passwordHash(userID: userID) != nil
+        let identities = try await context.users.identities(userID: userID)
+        let hasPassword = try await context.users.passwordHash(userID: userID) != nil
         let remaining = identities.filter { $0.provider != provider }.filter { $0.provider != .email || hasPassword }
         guard identities.contains(where: { $0.provider == provider }) else { return }
         guard !remaining.isEmpty else { throw GatehouseError.lastSignInMethod }
-        if try await users.removeIdentity(userID: userID, provider: provider) {
-            logger.notice("Identity unlinked", metadata: ["user.id": "\(userID)", "provider": "\(provider.rawValue)"])
-            report(.identityUnlinked(userID: userID, provider: provider), address: nil, device: nil)
+        if try await context.users.removeIdentity(userID: userID, provider: provider) {
+            context.logger.notice("Identity unlinked", metadata: ["user.id": "\(userID)", "provider": "\(provider.rawValue)"])
+            context.report(.identityUnlinked(userID: userID, provider: provider), address: nil, device: nil)
         }
     }
 
     /// Two first sign-ins with one identity raced: the winner's account is the answer.
     private func racedIdentity(_ identity: ExternalIdentity) async throws -> Verified {
-        guard let user = try await users.user(provider: identity.provider, subject: identity.subject) else {
+        guard let user = try await context.users.user(provider: identity.provider, subject: identity.subject) else {
             throw GatehouseError.providerSignIn(.linkRequired)
         }
         return Verified(user: user)

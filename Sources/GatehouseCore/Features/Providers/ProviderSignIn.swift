@@ -1,12 +1,27 @@
 import Foundation
 import GatehouseModel
 
-extension AuthService {
-    /// The configured provider, or ``ProviderFailure/notConfigured``.
-    package func requireGoogle() throws -> ProviderSignIn {
-        guard let google else { throw GatehouseError.methodNotOffered(.google) }
-        return google
+/// Signing in with an external provider (Google, or the configured OpenID provider): the
+/// browser and app flows, linking and unlinking, and the `.google` and `.flowCode` grants'
+/// verifiers, which find, link or create the account by GoTrue's rules.
+package struct ProviderSignIn: Sendable {
+    let context: ServiceContext
+    /// The provider with its settings and flow key.
+    let google: ConfiguredProvider
+    let flows: any OIDCFlowRepository
+    let throttles: any ThrottleRepository
+
+    package init(context: ServiceContext, provider: ConfiguredProvider, flows: any OIDCFlowRepository, throttles: any ThrottleRepository) {
+        self.context = context
+        google = provider
+        self.flows = flows
+        self.throttles = throttles
     }
+
+    var now: Date { context.now }
+
+    /// The provider's settings (its origin for the pages' form targets, its client ids).
+    package var settings: ExternalProviderSettings { google.settings }
 
     /// Starts a sign-in with Google: stores the flow and returns where to send the browser.
     ///
@@ -21,26 +36,23 @@ extension AuthService {
         purpose: OIDCFlowPurpose, returnTo: String? = nil, clientState: String? = nil, codeChallenge: String? = nil,
         userID: String? = nil, from client: ClientInfo
     ) async throws -> ProviderStart {
-        let google = try requireGoogle()
-        try checkFlowRequest(purpose: purpose, returnTo: returnTo, clientState: clientState, codeChallenge: codeChallenge, google)
+        try checkFlowRequest(purpose: purpose, returnTo: returnTo, clientState: clientState, codeChallenge: codeChallenge)
         // Counted before anything is fetched or stored, so a flood of starts stores nothing.
-        let policy = settings.abuse
-        try await limiter.throttles.admit(.providerStarts(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
+        let policy = context.settings.abuse
+        try await throttles.admit(.providerStarts(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
         let endpoint = try await providerCall { try await google.provider.authorizationEndpoint(now: now) }
         let state = RefreshToken.generate(prefix: "")
         let binding = RefreshToken.generate(prefix: "")
         try await flows.insertFlow(OIDCFlowRecord(
             id: RefreshToken.hash(state), provider: .google, purpose: purpose, bindingHash: RefreshToken.hash(binding),
             returnTo: returnTo, clientState: clientState, codeChallenge: codeChallenge, userID: userID,
-            createdAt: now, expiresAt: now.addingTimeInterval(ProviderSignIn.flowLifetime)
+            createdAt: now, expiresAt: now.addingTimeInterval(ConfiguredProvider.flowLifetime)
         ))
         if Int.random(in: 0..<64) == 0 { _ = try? await flows.purgeFlows(before: now.addingTimeInterval(-3600)) }
         return ProviderStart(url: google.authorizationURL(endpoint: endpoint, state: state), binding: binding)
     }
 
-    private func checkFlowRequest(
-        purpose: OIDCFlowPurpose, returnTo: String?, clientState: String?, codeChallenge: String?, _ google: ProviderSignIn
-    ) throws {
+    private func checkFlowRequest(purpose: OIDCFlowPurpose, returnTo: String?, clientState: String?, codeChallenge: String?) throws {
         if let clientState, clientState.utf8.count > 512 { throw GatehouseError.invalidRequest("state must be at most 512 bytes") }
         switch purpose {
         case .app:
@@ -51,7 +63,7 @@ extension AuthService {
                 throw GatehouseError.invalidRequest("code_challenge must be an S256 challenge (43 base64url characters)")
             }
         case .web, .link:
-            if let returnTo, ReturnPath.validated(returnTo, publicURL: settings.publicURL) == nil {
+            if let returnTo, ReturnPath.validated(returnTo, publicURL: context.settings.publicURL) == nil {
                 throw GatehouseError.providerSignIn(.redirectNotAllowed)
             }
         }
@@ -65,14 +77,14 @@ extension AuthService {
 
     /// Finishes an app's flow after its callback was admitted: a one-time code for the app to
     /// exchange with its PKCE verifier, and the address to send the browser to.
-    package func returnToApp(_ admission: Admission) async throws -> String {
+    func returnToApp(_ admission: Admission) async throws -> String {
         guard let flow = admission.flow, flow.purpose == .app, let target = flow.returnTo else {
             throw GatehouseError.providerSignIn(.invalidFlow)
         }
         let code = RefreshToken.generate(prefix: "ghc_")
         try await flows.completeFlow(
             id: flow.id, userID: admission.user.id, isNewUser: admission.isNewUser, codeHash: RefreshToken.hash(code),
-            expiresAt: now.addingTimeInterval(ProviderSignIn.returnCodeLifetime)
+            expiresAt: now.addingTimeInterval(ConfiguredProvider.returnCodeLifetime)
         )
         return Self.appending(["code": code, "state": flow.clientState], to: target)
     }
@@ -87,8 +99,7 @@ extension AuthService {
     }
 
     /// The Google grant's verifier: validates the proof and finds, links or creates the account.
-    package func verifyGoogle(_ proof: ProviderProof) async throws -> Verified {
-        let google = try requireGoogle()
+    func verifyGoogle(_ proof: ProviderProof) async throws -> Verified {
         switch proof {
         case .idToken(let token, let nonce):
             let identity = try await providerCall { try await google.provider.verify(token, nonce: .hashed(nonce), now: now) }
@@ -129,20 +140,20 @@ extension AuthService {
     private func spend(_ identity: ExternalIdentity, token: String) async throws {
         let window = min(identity.usableUntil.timeIntervalSince(now), 24 * 3600)
         guard window > 0 else { return }
-        let used = try await limiter.throttles.hit(.spentIDToken(RefreshToken.hash(token)), window: window + 1, at: now)
+        let used = try await throttles.hit(.spentIDToken(RefreshToken.hash(token)), window: window + 1, at: now)
         guard used.count == 1 else {
-            logger.notice("ID token refused", metadata: ["reason": "replayed"])
+            context.logger.notice("ID token refused", metadata: ["reason": "replayed"])
             throw GatehouseError.providerSignIn(.invalidToken("token already used"))
         }
     }
 
     /// The flow-code grant's verifier: the account a finished flow proved, once, to the app
     /// holding the PKCE verifier.
-    package func verifyFlowCode(_ code: String, verifier: String) async throws -> Verified {
+    func verifyFlowCode(_ code: String, verifier: String) async throws -> Verified {
         guard let flow = try await flows.exchangeFlowCode(hash: RefreshToken.hash(code), now: now),
               let challenge = flow.codeChallenge,
-              ConstantTime.equal(ProviderSignIn.challenge(for: verifier), challenge),
-              let userID = flow.userID, let user = try await users.user(id: userID)
+              ConstantTime.equal(ConfiguredProvider.challenge(for: verifier), challenge),
+              let userID = flow.userID, let user = try await context.users.user(id: userID)
         else { throw GatehouseError.providerSignIn(.invalidFlow) }
         return Verified(user: user, isNewUser: flow.isNewUser)
     }
@@ -153,7 +164,7 @@ extension AuthService {
               let flow = try await flows.consumeFlow(id: RefreshToken.hash(state), now: now)
         else { throw GatehouseError.providerSignIn(.invalidFlow) }
         guard let binding, ConstantTime.equal(RefreshToken.hash(binding), flow.bindingHash) else {
-            logger.notice("Provider flow refused", metadata: ["reason": "binding_mismatch", "purpose": "\(flow.purpose.rawValue)"])
+            context.logger.notice("Provider flow refused", metadata: ["reason": "binding_mismatch", "purpose": "\(flow.purpose.rawValue)"])
             throw GatehouseError.providerSignIn(.invalidFlow)
         }
         return flow
@@ -165,9 +176,35 @@ extension AuthService {
             return try await body()
         } catch let failure as ProviderFailure {
             if case .invalidToken(let reason) = failure {
-                logger.notice("ID token refused", metadata: ["reason": "\(reason)"])
+                context.logger.notice("ID token refused", metadata: ["reason": "\(reason)"])
             }
             throw GatehouseError.providerSignIn(failure)
+        }
+    }
+}
+
+extension ProviderSignIn: GrantVerifier {
+    package var kinds: [GrantKind] { [.google, .flowCode] }
+
+    package func check(_ grant: Grant) throws {
+        switch grant {
+        case .google(let proof):
+            try google.checkShape(proof)
+        case .flowCode(let code, let verifier):
+            guard !code.isEmpty, code.utf8.count <= 128 else { throw GatehouseError.invalidRequest("auth_code must be 1 to 128 bytes") }
+            guard (43...128).contains(verifier.utf8.count) else {
+                throw GatehouseError.invalidRequest("code_verifier must be 43 to 128 characters")
+            }
+        case .password, .phoneCode, .emailLink, .passwordReset, .passkey:
+            throw grant.kind.notOffered
+        }
+    }
+
+    package func verify(_ grant: Grant) async throws -> Verified? {
+        switch grant {
+        case .google(let proof): try await verifyGoogle(proof)
+        case .flowCode(let code, let verifier): try await verifyFlowCode(code, verifier: verifier)
+        case .password, .phoneCode, .emailLink, .passwordReset, .passkey: nil
         }
     }
 }

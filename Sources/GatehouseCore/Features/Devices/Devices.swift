@@ -8,13 +8,22 @@ public struct DeviceSession: Sendable, Equatable {
     public let isCurrent: Bool
 }
 
-extension AuthService {
+/// The device list: a person's signed-in sessions, and ending one of them.
+package struct Devices: Sendable {
+    let context: ServiceContext
+
+    package init(context: ServiceContext) {
+        self.context = context
+    }
+
+    var now: Date { context.now }
+
     /// The user's live sessions, most recently used first, the asking one marked current.
     ///
     /// A session a password change has ended is not live even before anything revokes it, so
     /// it is left out the same way ``livePrincipal(sessionID:)`` refuses it.
     package func devices(of principal: Principal) async throws -> [DeviceSession] {
-        try await sessions.liveSessions(userID: principal.user.id, at: now)
+        try await context.sessions.liveSessions(userID: principal.user.id, at: now)
             .filter { $0.createdAt >= principal.user.passwordChangedAt }
             .map { DeviceSession(session: $0, isCurrent: $0.id == principal.session.id) }
     }
@@ -25,12 +34,12 @@ extension AuthService {
     /// Another user's session, or one already over, is ``GatehouseError/notFound``: the answer
     /// does not say whether the id exists.
     package func endSession(_ id: String, for principal: Principal) async throws {
-        guard let session = try await sessions.session(id: id), session.userID == principal.user.id,
+        guard let session = try await context.sessions.session(id: id), session.userID == principal.user.id,
               session.revokedAt == nil, now < session.expiresAt
         else { throw GatehouseError.notFound }
-        try await sessions.revokeSession(id: id, at: now, reason: .signedOutFromDeviceList)
-        logger.info("Session ended from the device list", metadata: ["user.id": "\(principal.user.id)", "session.id": "\(id)"])
-        report(
+        try await context.sessions.revokeSession(id: id, at: now, reason: .signedOutFromDeviceList)
+        context.logger.info("Session ended from the device list", metadata: ["user.id": "\(principal.user.id)", "session.id": "\(id)"])
+        context.report(
             .sessionEnded(userID: principal.user.id, sessionID: id, reason: .signedOutFromDeviceList),
             address: principal.session.address, device: principal.session.deviceLabel
         )

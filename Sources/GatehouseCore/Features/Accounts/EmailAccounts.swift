@@ -2,7 +2,26 @@ import Foundation
 import GatehouseModel
 import Logging
 
-extension AuthService {
+/// Email accounts (seed 002): sign-up, verification, reset and password changes, and the
+/// `.emailLink` and `.passwordReset` grants' verifiers.
+///
+/// Every answer is the same, after the same work, whether or not an address has an account.
+/// Without a mailer (an app that sends no mail) sign-up and reset are not offered.
+package struct EmailAccounts: Sendable {
+    let context: ServiceContext
+    /// Account mail, when the app sends any.
+    let mail: AccountMailer?
+    let sessions: any SessionRepository
+
+    package init(context: ServiceContext, mail: AccountMailer?) {
+        self.context = context
+        self.mail = mail
+        sessions = context.sessions
+    }
+
+    var now: Date { context.now }
+    var settings: AuthSettings { context.settings }
+
     /// Creates an email account and mails its verification (seed 002's "Sign up").
     ///
     /// The same answer, after the same work, whether or not the address has an account: the
@@ -15,25 +34,25 @@ extension AuthService {
         guard settings.signInMethods.offers(.email) else { throw GatehouseError.methodNotOffered(.email) }
         let mail = try requireMail()
         let address = try checkedEmail(email)
-        let name = try Self.checkedName(name)
-        try await passwords.check(password, logger: logger)
-        try await limiter.throttles.admit(
+        let name = try ServiceContext.checkedName(name)
+        try await context.passwords.check(password, logger: context.logger)
+        try await context.limiter.throttles.admit(
             .signUpAddress(client.address), maximum: settings.mail.signUpsPerAddressPerHour, per: 3600, at: now
         )
         try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
-        let hash = try await hasher.hash(password)
+        let hash = try await context.hasher.hash(password)
         let account = NewAccount(
             name: PersonName(full: name), identities: [.init(provider: .email, subject: address, verified: false)], passwordHash: hash
         )
         do {
-            let user = try await account.create(in: users, at: now)
+            let user = try await account.create(in: context.users, at: now)
             let secret = try await mail.issue(.emailVerification, userID: user.id, email: address, now: now)
             mail.send(mail.compose(.signUp, to: address, secret: secret), now: now)
-            logger.info("Account signed up", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
-            report(.signedUp(userID: user.id), client: client)
+            context.logger.info("Account signed up", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
+            context.report(.signedUp(userID: user.id), client: client)
         } catch RepositoryError.duplicateIdentity {
             mail.send(mail.compose(.existingAccount, to: address, secret: nil), now: now)
-            logger.info("Sign-up for an existing address; its owner was mailed", metadata: ["client.address": "\(client.address)"])
+            context.logger.info("Sign-up for an existing address; its owner was mailed", metadata: ["client.address": "\(client.address)"])
         }
         return address
     }
@@ -44,7 +63,7 @@ extension AuthService {
         let mail = try requireMail()
         let address = try checkedEmail(email)
         try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
-        if let user = try await users.user(email: address), try await !emailVerified(user) {
+        if let user = try await context.users.user(email: address), try await !context.emailVerified(user) {
             let secret = try await mail.issue(.emailVerification, userID: user.id, email: address, now: now)
             mail.send(mail.compose(.verify, to: address, secret: secret), now: now)
         }
@@ -52,32 +71,27 @@ extension AuthService {
     }
 
     /// The verification grant's verifier: marks the address verified and returns its account.
-    package func verifyEmailLink(_ proof: MailProof) async throws -> Verified {
+    func verifyEmailLink(_ proof: MailProof) async throws -> Verified {
         let mail = try requireMail()
         let fields = try await mail.redeem(.emailVerification, proof, now: now)
-        guard let user = try await users.user(id: fields.userID), user.email == fields.email else { throw GatehouseError.linkExpired }
-        if try await users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now) {
-            logger.info("Email verified", metadata: ["user.id": "\(user.id)"])
-            report(.emailVerified(userID: user.id), address: nil, device: nil)
+        guard let user = try await context.users.user(id: fields.userID), user.email == fields.email else { throw GatehouseError.linkExpired }
+        if try await context.users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now) {
+            context.logger.info("Email verified", metadata: ["user.id": "\(user.id)"])
+            context.report(.emailVerified(userID: user.id), address: nil, device: nil)
         }
         return Verified(user: user)
     }
 
-    /// Whether the account's email identity was proved (by a mail, a reset or a provider).
-    package func emailVerified(_ user: UserRecord) async throws -> Bool {
-        try await users.identities(userID: user.id).contains { $0.provider == .email && $0.verifiedAt != nil }
-    }
-
     /// The shape checks of a mail grant: the app offers email, and the proof fits its fields.
-    package func checkMailGrant(_ proof: MailProof) throws {
+    func checkMailGrant(_ proof: MailProof) throws {
         guard settings.signInMethods.offers(.email) else { throw GatehouseError.methodNotOffered(.email) }
         _ = try requireMail()
         switch proof {
         case .token(let token):
             guard !token.isEmpty, token.utf8.count <= 128 else { throw GatehouseError.invalidRequest("token must be 1 to 128 bytes") }
         case .code(let email, let code):
-            guard !email.isEmpty, email.utf8.count <= Self.maximumIdentifierBytes else {
-                throw GatehouseError.invalidRequest("email must be 1 to \(Self.maximumIdentifierBytes) bytes")
+            guard !email.isEmpty, email.utf8.count <= PasswordVerifier.maximumIdentifierBytes else {
+                throw GatehouseError.invalidRequest("email must be 1 to \(PasswordVerifier.maximumIdentifierBytes) bytes")
             }
             guard !code.isEmpty, code.utf8.count <= 16 else { throw GatehouseError.invalidRequest("code must be 1 to 16 bytes") }
         }
@@ -85,8 +99,8 @@ extension AuthService {
 
     /// An address in the app's rule, normalised; a 400 naming the rule otherwise.
     package func checkedEmail(_ text: String) throws -> String {
-        guard text.utf8.count <= Self.maximumIdentifierBytes else {
-            throw GatehouseError.invalidRequest("email must be at most \(Self.maximumIdentifierBytes) bytes")
+        guard text.utf8.count <= PasswordVerifier.maximumIdentifierBytes else {
+            throw GatehouseError.invalidRequest("email must be at most \(PasswordVerifier.maximumIdentifierBytes) bytes")
         }
         let rules = settings.login.rules
         let address = rules.normalizedEmail(text)
@@ -97,8 +111,33 @@ extension AuthService {
     }
 
     /// The mailer, or the one refusal of a server that sends no account mail.
-    package func requireMail() throws -> AccountMailer {
+    func requireMail() throws -> AccountMailer {
         guard let mail else { throw GatehouseError.featureNotOffered(settings.accounts.passwordReset ? .passwordReset : .signUp) }
         return mail
+    }
+}
+
+extension EmailAccounts: GrantVerifier {
+    package var kinds: [GrantKind] { [.emailLink, .passwordReset] }
+
+    package func check(_ grant: Grant) throws {
+        switch grant {
+        case .emailLink(let proof):
+            try checkMailGrant(proof)
+        case .passwordReset(let proof, let password):
+            guard settings.accounts.passwordReset else { throw GatehouseError.featureNotOffered(.passwordReset) }
+            try checkMailGrant(proof)
+            if let password { try PasswordShape.check(password) }
+        case .password, .phoneCode, .google, .flowCode, .passkey:
+            throw grant.kind.notOffered
+        }
+    }
+
+    package func verify(_ grant: Grant) async throws -> Verified? {
+        switch grant {
+        case .emailLink(let proof): try await verifyEmailLink(proof)
+        case .passwordReset(let proof, let password): try await verifyPasswordReset(proof, newPassword: password)
+        case .password, .phoneCode, .google, .flowCode, .passkey: nil
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension AuthService {
+extension SignInPipeline {
     /// Signs a browser in through the same pipeline as every grant, and opens a web session.
     ///
     /// The id is new at every sign-in; a web session the browser already held is ended, so an
@@ -15,8 +15,8 @@ extension AuthService {
 
     /// Opens a web session for an admitted user, ending the one the browser held; returns its id.
     package func openWebSession(for user: UserRecord, method: SignInMethodName, client: ClientInfo, replacing previousID: String?) async throws -> String {
-        if let previousID, let previous = try await sessions.webSession(hash: WebSessionID.hash(previousID)) {
-            try await sessions.revokeSession(id: previous.sessionID, at: now, reason: .webSessionReplaced)
+        if let previousID, let previous = try await context.sessions.webSession(hash: WebSessionID.hash(previousID)) {
+            try await context.sessions.revokeSession(id: previous.sessionID, at: now, reason: .webSessionReplaced)
         }
         let id = WebSessionID.generate()
         _ = try await openSession(for: user, method: method, client: client, lifetime: settings.webSessionLifetime) { session in
@@ -33,14 +33,14 @@ extension AuthService {
     /// once a minute, so page views do not each cost a write.
     package func webPrincipal(sessionID: String) async throws -> Principal? {
         let hash = WebSessionID.hash(sessionID)
-        guard let web = try await sessions.webSession(hash: hash) else { return nil }
+        guard let web = try await context.sessions.webSession(hash: hash) else { return nil }
         let idle = now.timeIntervalSince(web.lastSeenAt)
         guard idle < TimeInterval(settings.webSessionIdleTimeout) else {
-            try await sessions.revokeSession(id: web.sessionID, at: now, reason: .idleTimeout)
+            try await context.sessions.revokeSession(id: web.sessionID, at: now, reason: .idleTimeout)
             return nil
         }
         guard let principal = try await livePrincipal(sessionID: web.sessionID) else { return nil }
-        if idle >= 60 { try await sessions.touchWebSession(hash: hash, at: now) }
+        if idle >= 60 { try await context.sessions.touchWebSession(hash: hash, at: now) }
         return principal
     }
 }

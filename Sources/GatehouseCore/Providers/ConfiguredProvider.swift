@@ -6,7 +6,7 @@ import Logging
 ///
 /// A flow's secrets are never stored: its nonce and PKCE verifier are HMACs of its `state`
 /// under a server key every instance shares, so any instance can finish a flow another began.
-package struct ProviderSignIn: Sendable {
+package struct ConfiguredProvider: Sendable {
     package let settings: ExternalProviderSettings
     /// The provider itself, behind the core's seam.
     package let provider: any OpenIDProvider
@@ -23,8 +23,8 @@ package struct ProviderSignIn: Sendable {
     /// Sign-in with one provider, with the flow key every instance shares.
     package static func open(
         _ settings: ExternalProviderSettings, provider: any OpenIDProvider, secrets: some SecretRepository, publicURL: String
-    ) async throws -> ProviderSignIn {
-        ProviderSignIn(
+    ) async throws -> ConfiguredProvider {
+        ConfiguredProvider(
             settings: settings, provider: provider, flowKey: try await secrets.key(named: secretName), publicURL: publicURL
         )
     }

@@ -1,0 +1,54 @@
+/// What the composition root built for one app: the sign-in pipeline, the services every app
+/// has, and each optional feature service the app enables (`nil` when it does not).
+///
+/// Surfaces receive this and call services, never repositories. A surface that mounts an
+/// optional feature's routes only when the service exists takes the service itself; one that
+/// always mounts them (GraphQL's schema, GoTrue's `/otp`) asks for it here and gets the one
+/// refusal every surface shares when the app does not offer it.
+public struct GatehouseServices: Sendable {
+    /// Every way in, sessions, refresh and sign-out.
+    public let pipeline: SignInPipeline
+    /// Sign-up, verification, reset and password changes.
+    package let accounts: EmailAccounts
+    /// An account's record, identities and name as its owner sees them.
+    package let profiles: Profiles
+    /// The device list.
+    package let devices: Devices
+    /// Phone codes, when the app offers phone sign-in.
+    package let phone: PhoneCodes?
+    /// Passkeys, when the server has a relying party.
+    package let passkeys: PasskeyService?
+    /// The external provider (Google), when one is configured.
+    package let providers: ProviderSignIn?
+
+    package init(
+        pipeline: SignInPipeline, accounts: EmailAccounts, profiles: Profiles, devices: Devices, phone: PhoneCodes?,
+        passkeys: PasskeyService?, providers: ProviderSignIn?
+    ) {
+        self.pipeline = pipeline
+        self.accounts = accounts
+        self.profiles = profiles
+        self.devices = devices
+        self.phone = phone
+        self.passkeys = passkeys
+        self.providers = providers
+    }
+
+    /// Phone codes, or the refusal of an app without phone sign-in.
+    package func phoneCodes() throws -> PhoneCodes {
+        guard let phone else { throw GrantKind.phoneCode.notOffered }
+        return phone
+    }
+
+    /// Passkeys, or the refusal of a server without a relying party.
+    package func passkeyService() throws -> PasskeyService {
+        guard let passkeys else { throw GrantKind.passkey.notOffered }
+        return passkeys
+    }
+
+    /// The external provider, or the refusal of a server without one.
+    package func providerSignIn() throws -> ProviderSignIn {
+        guard let providers else { throw GrantKind.google.notOffered }
+        return providers
+    }
+}

@@ -1,0 +1,50 @@
+/// How a feature service proves a grant: the one seam every way in plugs into the pipeline.
+///
+/// A service registers a verifier for each kind of grant it handles; the composition root
+/// registers only the services an app enables, and the pipeline refuses a grant with no
+/// verifier before anything is counted (``GrantKind/notOffered``).
+package protocol GrantVerifier: Sendable {
+    /// The grants this verifier proves.
+    var kinds: [GrantKind] { get }
+    /// Refuses a malformed grant before anything is counted or hashed.
+    func check(_ grant: Grant) throws
+    /// The account the grant proves, or `nil` for a wrong secret (the pipeline counts it as a
+    /// failure); refusals of its own (an expired code, a provider's answer) are thrown.
+    func verify(_ grant: Grant) async throws -> Verified?
+}
+
+/// Each kind of ``Grant``, without its secrets: what verifiers register for.
+package enum GrantKind: Sendable, Hashable, CaseIterable {
+    case password
+    case phoneCode
+    case google
+    case flowCode
+    case emailLink
+    case passwordReset
+    case passkey
+
+    /// The refusal of a grant no enabled service verifies: the same on every surface.
+    package var notOffered: GatehouseError {
+        switch self {
+        case .password, .emailLink, .passwordReset: .methodNotOffered(.email)
+        case .phoneCode: .methodNotOffered(.phone)
+        case .google, .flowCode: .methodNotOffered(.google)
+        case .passkey: .featureNotOffered(.passkeys)
+        }
+    }
+}
+
+extension Grant {
+    /// The grant's kind, which names its verifier.
+    package var kind: GrantKind {
+        switch self {
+        case .password: .password
+        case .phoneCode: .phoneCode
+        case .google: .google
+        case .flowCode: .flowCode
+        case .emailLink: .emailLink
+        case .passwordReset: .passwordReset
+        case .passkey: .passkey
+        }
+    }
+}

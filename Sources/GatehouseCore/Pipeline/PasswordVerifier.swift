@@ -1,0 +1,32 @@
+/// The password grant's verifier: the pipeline's own, gated by the app's `signIn.methods`.
+///
+/// An unknown identifier is checked against the dummy hash, so it costs what a wrong password
+/// costs and answers the same.
+struct PasswordVerifier: GrantVerifier {
+    let context: ServiceContext
+
+    /// Identifiers longer than this many bytes are refused before any lookup.
+    static let maximumIdentifierBytes = 320
+
+    var kinds: [GrantKind] { [.password] }
+
+    func check(_ grant: Grant) throws {
+        guard case .password(_, let password) = grant else { throw GrantKind.password.notOffered }
+        // The app's `signIn.methods` gate the password on every surface, before anything is counted.
+        guard context.settings.signInMethods.offers(.email) else { throw GatehouseError.methodNotOffered(.email) }
+        let identifier = grant.identifier
+        guard !identifier.isEmpty else { throw GatehouseError.invalidRequest("email must not be empty") }
+        guard identifier.utf8.count <= Self.maximumIdentifierBytes else {
+            throw GatehouseError.invalidRequest("email must be at most \(Self.maximumIdentifierBytes) bytes")
+        }
+        try PasswordShape.check(password, required: true)
+    }
+
+    func verify(_ grant: Grant) async throws -> Verified? {
+        guard case .password(_, let password) = grant else { return nil }
+        let found = try await context.users.userAndPasswordHash(provider: .email, subject: grant.identifier)
+        let hash = found?.1
+        let matches = try await context.hasher.verify(password, against: hash ?? context.dummyHash)
+        return matches && hash != nil ? found.map { Verified(user: $0.0) } : nil
+    }
+}

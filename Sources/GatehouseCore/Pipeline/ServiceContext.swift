@@ -1,0 +1,68 @@
+import Foundation
+import GatehouseModel
+import Logging
+
+/// What the sign-in pipeline and the feature services share: the accounts and sessions they
+/// work on, hashing, limits, the app's settings, the event sink and the clock.
+///
+/// The composition root makes one and hands it to the pipeline and to each service it builds.
+/// Its parts are internal to the core, so no surface can reach a repository through it.
+package struct ServiceContext: Sendable {
+    let users: any UserRepository
+    let sessions: any SessionRepository
+    let hasher: PasswordHasher
+    let limiter: AttemptLimiter
+    let settings: AuthSettings
+    /// The rules every new password meets.
+    let passwords: PasswordPolicy
+    /// Where security events go (the audit log); `nil` reports nothing.
+    let events: (any EventSink)?
+    /// What an unknown account's password is checked against, so it costs the same time.
+    let dummyHash: String
+    let logger: Logger
+
+    /// The shared parts over one repository.
+    /// - Parameters:
+    ///   - keys: the keyed references limits count by (see ``AccountKeys/open(_:)``).
+    ///   - breached: the breached-password range API, if one is configured.
+    package init(
+        repository: some UserRepository & SessionRepository & ThrottleRepository, hasher: PasswordHasher, keys: AccountKeys,
+        settings: AuthSettings, breached: (any BreachedPasswords)? = nil, events: (any EventSink)? = nil, logger: Logger
+    ) async throws {
+        users = repository
+        sessions = repository
+        self.hasher = hasher
+        self.settings = settings
+        self.events = events
+        self.logger = logger
+        passwords = PasswordPolicy(
+            minimumLength: settings.accounts.passwordMinimumLength, breached: breached, messages: settings.login.messages
+        )
+        var limiter = AttemptLimiter(throttles: repository, policy: settings.abuse, keys: keys, logger: logger)
+        limiter.events = events
+        self.limiter = limiter
+        dummyHash = try await hasher.hash(RefreshToken.generate())
+    }
+
+    var now: Date { settings.clock() }
+
+    /// Hands an event to the sink with the time it happened.
+    func report(_ event: SecurityEvent, address: String?, device: String?) {
+        events?.record(event, at: now, address: address, device: device)
+    }
+
+    /// Hands an event about a client's request to the sink.
+    func report(_ event: SecurityEvent, client: ClientInfo) {
+        report(event, address: client.address, device: DeviceLabel.make(userAgent: client.userAgent))
+    }
+
+    /// Whether the account's email identity was proved (by a mail, a reset or a provider).
+    func emailVerified(_ user: UserRecord) async throws -> Bool {
+        try await users.identities(userID: user.id).contains { $0.provider == .email && $0.verifiedAt != nil }
+    }
+
+    /// A name that passed ``PersonName/checked(_:)``, or a 400 with its plain reason.
+    static func checkedName(_ text: String) throws -> String {
+        do { return try PersonName.checked(text) } catch { throw GatehouseError.invalidRequest(error.message) }
+    }
+}

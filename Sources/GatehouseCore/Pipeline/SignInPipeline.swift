@@ -1,0 +1,180 @@
+import Foundation
+import Logging
+
+/// Sign-in, sessions, refresh and sign-out, independent of HTTP: the one way into an account.
+///
+/// Every way in is a ``Grant`` through ``signIn(_:from:)``: its verifier's shape check, then the
+/// limits, then the verifier a feature service registered, then the lock, and one place that
+/// opens the session. Unknown identifiers are verified against a dummy hash and counted like
+/// real ones, so they get the same answer in the same time and the same throttling. The
+/// pipeline keeps its repositories to itself; nothing here logs a password or a token.
+public struct SignInPipeline: Sendable {
+    let context: ServiceContext
+    let tokens: TokenIssuer
+    /// The verifier of each kind of grant the app offers.
+    private let verifiers: [GrantKind: any GrantVerifier]
+
+    /// The pipeline over the shared parts, with the verifiers of the services the app enables
+    /// (the password's own is always there; the app's `signIn.methods` gate it).
+    package init(context: ServiceContext, tokens: TokenIssuer, verifiers: [any GrantVerifier]) {
+        self.context = context
+        self.tokens = tokens
+        var table: [GrantKind: any GrantVerifier] = [:]
+        for verifier in [PasswordVerifier(context: context)] + verifiers {
+            for kind in verifier.kinds { table[kind] = verifier }
+        }
+        self.verifiers = table
+    }
+
+    package var now: Date { context.now }
+    /// What the app offers and how long things live.
+    package var settings: AuthSettings { context.settings }
+
+    /// Signs in with any grant and opens an API session (access and refresh token).
+    /// - Parameters:
+    ///   - grant: what the client presents.
+    ///   - client: who presents it; its address and device token count against the limits.
+    /// - Returns: the tokens, the user, and a device token for the client to keep.
+    package func signIn(_ grant: Grant, from client: ClientInfo) async throws -> SignIn {
+        let admitted = try await admit(grant, from: client)
+        return try await openAPISession(for: admitted, method: grant.method, client: client)
+    }
+
+    /// Opens an API session for an admitted grant: the tokens, and the device token to keep.
+    package func openAPISession(for admitted: Admission, method: SignInMethodName, client: ClientInfo) async throws -> SignIn {
+        let refresh = RefreshToken.generate()
+        let session = try await openSession(
+            for: admitted.user, method: method, client: client, lifetime: settings.refreshTokenLifetime
+        ) { session in
+            .refreshToken(RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: session.createdAt))
+        }
+        return SignIn(
+            grant: try await grant(user: admitted.user, session: session, refreshToken: refresh), deviceToken: admitted.deviceToken,
+            isNewUser: admitted.isNewUser
+        )
+    }
+
+    /// The pipeline every sign-in shares: shape checks, limits, the grant's verifier, the lock.
+    /// - Returns: the account, whether it was just created, the flow that proved it (if any),
+    ///   and the device token the client should keep.
+    package func admit(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
+        do {
+            let admission = try await admitting(grant, from: client)
+            AuthMetrics.signIn(method: grant.method, outcome: .success)
+            return admission
+        } catch {
+            AuthMetrics.signIn(method: grant.method, outcome: AuthMetrics.outcome(of: error))
+            throw error
+        }
+    }
+
+    private func admitting(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
+        guard let verifier = verifiers[grant.kind] else { throw grant.kind.notOffered }
+        try verifier.check(grant)
+        let limiter = context.limiter, logger = context.logger
+        let attempt = try await limiter.admit(grant.identifier, from: client, now: now)
+        let outcome: Verified?
+        do {
+            outcome = try await verifier.verify(grant)
+        } catch GatehouseError.passkeyRejected(let failure) {
+            // A refused passkey counts like a wrong password; the check it failed is logged, never sent.
+            try await limiter.recordFailure(attempt, now: now)
+            logger.notice("Sign-in refused", metadata: [
+                "reason": "passkey_rejected", "check": "\(failure)", "client.address": "\(client.address)",
+            ])
+            context.report(.signInRefused(account: attempt.account, method: grant.method, reason: .invalidCredentials), client: client)
+            throw GatehouseError.passkeyRejected(failure)
+        }
+        guard let verified = outcome else {
+            try await limiter.recordFailure(attempt, now: now)
+            logger.notice("Sign-in refused", metadata: [
+                "reason": "invalid_credentials", "method": "\(grant.method.rawValue)", "account.ref": "\(attempt.account)",
+                "client.address": "\(client.address)",
+            ])
+            context.report(.signInRefused(account: attempt.account, method: grant.method, reason: .invalidCredentials), client: client)
+            throw GatehouseError.invalidCredentials
+        }
+        let user = verified.user
+        guard !user.isLocked(at: now) else {
+            logger.notice("Sign-in refused", metadata: [
+                "reason": "account_locked", "user.id": "\(user.id)", "client.address": "\(client.address)",
+            ])
+            context.report(
+                .signInRefused(account: attempt.account, method: grant.method, reason: .accountLocked, userID: user.id), client: client
+            )
+            throw GatehouseError.accountLocked
+        }
+        if case .password = grant, settings.accounts.requireVerifiedEmail, try await !context.emailVerified(user) {
+            logger.notice("Sign-in refused", metadata: [
+                "reason": "email_not_verified", "user.id": "\(user.id)", "client.address": "\(client.address)",
+            ])
+            context.report(
+                .signInRefused(account: attempt.account, method: grant.method, reason: .emailNotVerified, userID: user.id), client: client
+            )
+            throw GatehouseError.emailNotVerified
+        }
+        return Admission(
+            user: user, deviceToken: try await limiter.recordSuccess(attempt, now: now), isNewUser: verified.isNewUser,
+            flow: verified.flow
+        )
+    }
+
+    /// Opens a session with its first credential, in one transaction: the one place sessions begin.
+    /// - Parameters:
+    ///   - lifetime: seconds until the session ends, however it is used.
+    ///   - credential: the refresh token or web session id that will hold the session.
+    func openSession(
+        for user: UserRecord, method: SignInMethodName, client: ClientInfo, lifetime: Int,
+        credential: (SessionRecord) -> SessionCredential
+    ) async throws -> SessionRecord {
+        let start = now
+        let session = SessionRecord(
+            id: UUID().uuidString.lowercased(), userID: user.id, createdAt: start,
+            expiresAt: start.addingTimeInterval(TimeInterval(lifetime)),
+            deviceLabel: DeviceLabel.make(userAgent: client.userAgent), address: client.address, lastSeenAt: start
+        )
+        let made = credential(session)
+        try await context.sessions.createSession(session, credential: made)
+        let kind = if case .webSession = made { "web" } else { "api" }
+        context.logger.info("Sign-in succeeded", metadata: [
+            "user.id": "\(user.id)", "session.id": "\(session.id)", "session.kind": "\(kind)", "method": "\(method.rawValue)",
+            "client.address": "\(client.address)",
+        ])
+        // The session's own label: the user agent is read once per sign-in.
+        context.report(
+            .signInSucceeded(userID: user.id, sessionID: session.id, method: method), address: client.address, device: session.deviceLabel
+        )
+        return session
+    }
+
+    func grant(user: UserRecord, session: SessionRecord, refreshToken: String) async throws -> TokenGrant {
+        let access = try await tokens.issue(userID: user.id, sessionID: session.id, now: now)
+        return TokenGrant(
+            accessToken: access, refreshToken: refreshToken, expiresIn: tokens.lifetime, user: user.profile, account: user
+        )
+    }
+}
+
+/// A successful sign-in: the token grant and a device token the client should present next time.
+package struct SignIn: Sendable {
+    package let grant: TokenGrant
+    package let deviceToken: String
+    /// Whether the grant created the account (a first Google sign-in): the app shows its profile step.
+    package var isNewUser = false
+}
+
+/// What a grant's verifier proved: the account, whether it was just created, and the provider
+/// flow it came through.
+package struct Verified: Sendable {
+    package var user: UserRecord
+    package var isNewUser = false
+    package var flow: OIDCFlowRecord?
+}
+
+/// A grant that passed every limit and its verifier.
+package struct Admission: Sendable {
+    package let user: UserRecord
+    package let deviceToken: String
+    package let isNewUser: Bool
+    package let flow: OIDCFlowRecord?
+}
