@@ -120,6 +120,13 @@ def test_I24_the_official_admin_client_creates_lists_updates_bans_and_deletes(ad
     assert gone.value.status == 404
 
 
+def test_S16_the_official_admin_clients_default_list_users_call_answers(admin_server):
+    # supabase-auth's list_users() with no arguments sends ?page=&per_page=, which GoTrue reads
+    # as the defaults (issue 35, point 16).
+    everyone = admin(admin_server).list_users()
+    assert EMAIL in {user.email for user in everyone}
+
+
 def test_I24_the_anon_key_and_a_users_token_never_open_the_admin_api(admin_server):
     token = login(admin_server).json()["access_token"]
     for key in ("peer-mentor-demo-anon-key", token):

@@ -82,10 +82,13 @@ extension SQLRepository: PasskeyRepository {
         }
     }
 
-    public func deletePasskey(id: String, userID: String) async throws -> Bool {
-        try await transaction { db in
+    public func deletePasskey(id: String, userID: String, keepingAWayIn: Bool) async throws -> Bool {
+        let sqlite = database.dialect.name == "sqlite"
+        return try await transaction { db in
+            if keepingAWayIn { try await Self.lockUser(userID, in: db, sqlite: sqlite) }
             let deleted = try await db.delete(from: "passkeys").where("id", .equal, id).where("user_id", .equal, userID).returning("id").all()
             guard !deleted.isEmpty else { return false }
+            if keepingAWayIn, try await !Self.hasAWayIn(userID, in: db) { throw RepositoryError.lastWayIn }
             // The user handle goes with the last passkey, in the same transaction.
             try await db.raw("""
                 DELETE FROM identities WHERE user_id = \(bind: userID) AND provider = 'passkey'

@@ -118,6 +118,34 @@ import Testing
         #expect(ended.contains { $0.details["reason"] == "banned" })
     }
 
+    /// Issue 35, point 1: lock and ban share the account's lock columns, and once neither may
+    /// undo the other: a lock after any ban (even an ended one) holds, a ban on a locked account
+    /// does not open it when it ends, and unlocking lifts both.
+    @Test func S8_aLockHoldsAfterAnyBanAndABanNeverShortensALock() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test(Self.configure) { client in
+            let id = try await client.grant().user.id
+            _ = try await Self.send(client, .put, "/auth/v1/admin/users/\(id)", #"{"ban_duration":"2s"}"#)
+            fixture.clock.advance(by: 3)
+            #expect(try await client.login().status == .ok)
+            try await fixture.withAdministration { try await $0.setLocked(true, email: Fixture.email) }
+            #expect(try await client.login().status == .forbidden)
+            fixture.clock.advance(by: 86400)
+            #expect(try await client.login().status == .forbidden)
+
+            let banned = try await Self.send(client, .put, "/auth/v1/admin/users/\(id)", #"{"ban_duration":"2s"}"#)
+            #expect(banned.status == .ok)
+            fixture.clock.advance(by: 3)
+            #expect(try await client.login().status == .forbidden)
+
+            try await fixture.withAdministration { try await $0.setLocked(false, email: Fixture.email) }
+            #expect(try await client.login().status == .ok)
+            _ = try await Self.send(client, .put, "/auth/v1/admin/users/\(id)", #"{"ban_duration":"1h"}"#)
+            try await fixture.withAdministration { try await $0.setLocked(false, email: Fixture.email) }
+            #expect(try await client.login().status == .ok)
+        }
+    }
+
     @Test(arguments: [
         ("24h", 86400.0), ("1h30m", 5400), ("90s", 90), ("1.5h", 5400), ("500ms", 0.5), ("876000h", BanDuration.longest),
     ])

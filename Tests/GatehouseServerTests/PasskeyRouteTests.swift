@@ -153,6 +153,56 @@ import Testing
         }
     }
 
+    /// Issue 35, point 12: a passkey's name with a bidi override, an isolate, a zero-width
+    /// space or nothing visible is refused, and the name it had is kept.
+    @Test func S12_passkeyNamesWithInvisibleOrDirectionCharactersAreRefused() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test { client in
+            let authenticator = SoftwareAuthenticator(origin: Self.origin)
+            let grant = try await client.grant()
+            let id = try await client.registerPasskey(authenticator, token: grant.accessToken).decoded(PasskeySummary.self).id
+            let headers: HTTPFields = [.authorization: "Bearer \(grant.accessToken)", .contentType: "application/json"]
+            for name in [#"evil\u202egnp.exe"#, #"a\u2066b\u2069"#, #"Work\u200blaptop"#, #"\ufeff"#, #"\u200d"#] {
+                let refused = try await client.execute(
+                    uri: "/api/auth/passkeys/\(id)", method: .patch, headers: headers, body: ByteBuffer(string: #"{"name":"\#(name)"}"#)
+                )
+                #expect(refused.status == .badRequest, "\(name)")
+            }
+            let listed = try await client.execute(uri: "/api/auth/passkeys", method: .get, headers: headers)
+            struct Listed: Decodable { let passkeys: [PasskeySummary] }
+            let names = try listed.decoded(Listed.self).passkeys.map(\.name)
+            #expect(names.count == 1 && names.allSatisfy { !$0.unicodeScalars.contains { $0.properties.generalCategory == .format } })
+        }
+    }
+
+    /// Issue 35, point 15: an app that requires a verified email refuses a passkey sign-in to
+    /// an unverified account exactly as it refuses its password: one rule for every grant.
+    @Test func S15_aPasskeySignInToAnUnverifiedAccountIsRefusedWhereVerifiedEmailIsRequired() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        _ = try await fixture.withAdministration {
+            try await $0.create(email: "unverified@example.com", name: PersonName(full: "Una"), password: "password456", emailVerified: false)
+        }
+        let authenticator = SoftwareAuthenticator(origin: Self.origin)
+        try await fixture.test { client in
+            let grant = try await client.grant("unverified@example.com", "password456")
+            #expect(try await client.registerPasskey(authenticator, token: grant.accessToken).status == .created)
+            #expect(try await client.signInWithPasskey(authenticator).status == .ok)
+        }
+        try await fixture.test(EmailAccountTests.accountsOn(fixture)) { client in
+            let password = try await client.login("unverified@example.com", "password456")
+            #expect(password.status == .forbidden)
+            #expect(try password.decoded(ErrorBody.self).error == "email_not_verified")
+            let passkey = try await client.signInWithPasskey(authenticator)
+            #expect(passkey.status == .forbidden)
+            #expect(try passkey.decoded(ErrorBody.self).error == "email_not_verified")
+            // A verified account's passkey still signs in.
+            let verified = SoftwareAuthenticator(origin: Self.origin)
+            fixture.clock.advance(by: 1)
+            _ = try await client.registerPasskey(verified, token: try await client.grant().accessToken)
+            #expect(try await client.signInWithPasskey(verified).status == .ok)
+        }
+    }
+
     @Test func P07_aRemovedPasskeyIsUnknownAndRenameAndRemoveAreTheOwnersOnly() async throws {
         let fixture = try await Fixture(argon2: Fixture.cheap)
         try await fixture.withAdministration { try await $0.create(email: "other@example.com", name: "Other", password: "password456") }

@@ -73,4 +73,60 @@ import Testing
             #expect(try await repository.passkey(credentialID: [3]) == nil, "an account's passkeys go with it")
         }
     }
+
+    /// Issue 35, point 11: two removals of an account's last two ways in, racing on two
+    /// instances, never both pass: the check and the removal are one transaction with the
+    /// account's row locked. Ten trials each, for passkeys and for identities.
+    /// What one removal did: `removed`, `not found`, `last way in`, or the error it threw.
+    static func removal(_ body: () async throws -> Bool) async -> String {
+        do { return try await body() ? "removed" : "not found" } catch RepositoryError.lastWayIn { return "last way in" } catch { return "\(error)" }
+    }
+
+    @Test(arguments: Engine.available)
+    func S11_racingRemovalsNeverLeaveAnAccountWithNoWayIn(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine, instances: 2) { repositories in
+            for trial in 0..<10 {
+                let user = UserRecord(email: nil, name: PersonName(full: "Passkey \(trial)"), createdAt: Self.now)
+                try await repositories[0].createUser(user, identities: [], passwordHash: nil)
+                let first = Self.passkey(user, id: [UInt8(trial), 1]), second = Self.passkey(user, id: [UInt8(trial), 2])
+                _ = try await repositories[0].addPasskey(first, handle: Self.handle(user, "P\(trial)"))
+                _ = try await repositories[0].addPasskey(second, handle: Self.handle(user, "P\(trial)"))
+                async let a = Self.removal { try await repositories[0].deletePasskey(id: first.id, userID: user.id, keepingAWayIn: true) }
+                async let b = Self.removal { try await repositories[1].deletePasskey(id: second.id, userID: user.id, keepingAWayIn: true) }
+                let outcomes = await [a, b]
+                #expect(outcomes.sorted() == ["last way in", "removed"], "trial \(trial)")
+                #expect(try await repositories[0].passkeys(userID: user.id).count == 1)
+            }
+            for trial in 0..<10 {
+                let user = UserRecord(email: nil, name: PersonName(full: "Phone \(trial)"), createdAt: Self.now)
+                let identities = [
+                    IdentityRecord(userID: user.id, provider: .phone, subject: "+9198765000\(10 + trial)", verifiedAt: Self.now, createdAt: Self.now),
+                    IdentityRecord(userID: user.id, provider: .google, subject: "google-\(trial)", verifiedAt: Self.now, createdAt: Self.now),
+                ]
+                try await repositories[0].createUser(user, identities: identities, passwordHash: nil)
+                async let a = Self.removal { try await repositories[0].removeIdentity(userID: user.id, provider: .phone, keepingAWayIn: true) }
+                async let b = Self.removal { try await repositories[1].removeIdentity(userID: user.id, provider: .google, keepingAWayIn: true) }
+                let outcomes = await [a, b]
+                #expect(outcomes.sorted() == ["last way in", "removed"], "trial \(trial)")
+                #expect(try await repositories[0].identities(userID: user.id).count == 1)
+            }
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func S11_anAccountWithAnotherWayInMayRemoveItsLastPasskey(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            let user = UserRecord(email: "cy@example.com", name: PersonName(full: "Cy Example"), createdAt: Self.now)
+            let email = IdentityRecord(userID: user.id, provider: .email, subject: "cy@example.com", verifiedAt: Self.now, createdAt: Self.now)
+            try await repository.createUser(user, identities: [email], passwordHash: "h")
+            let only = Self.passkey(user, id: [42])
+            _ = try await repository.addPasskey(only, handle: Self.handle(user, "C"))
+            #expect(try await repository.deletePasskey(id: only.id, userID: user.id, keepingAWayIn: true))
+            await #expect(throws: RepositoryError.lastWayIn) {
+                try await repository.removeIdentity(userID: user.id, provider: .email, keepingAWayIn: true)
+            }
+            #expect(try await repository.identities(userID: user.id).map(\.provider) == [.email], "refused: nothing removed")
+        }
+    }
 }

@@ -78,6 +78,21 @@ import Testing
         #expect((try? await Self.assert { $0.origin = "android:apk-key-hash:abc" }.get()) != nil, "an extra origin is allowed")
     }
 
+    /// Issue 35, point 17: client data that names a member twice is refused, never read as its
+    /// first occurrence (which another verifier would read as the last).
+    @Test func S17_clientDataNamingAMemberTwiceIsRefused() throws {
+        let honest = #"{"type":"webauthn.get","challenge":"abc","origin":"https://login.example.com"}"#
+        #expect(try ClientData.parse(Array(honest.utf8)).challenge == "abc")
+        let doubled = [
+            #"{"type":"webauthn.get","challenge":"abc","challenge":"evil","origin":"https://login.example.com"}"#,
+            #"{"type":"webauthn.get","challenge":"abc","origin":"https://login.example.com","origin":"https://evil.example"}"#,
+            #"{"type":"webauthn.get","challenge":"abc","\u0063hallenge":"evil","origin":"https://login.example.com"}"#,
+        ]
+        for json in doubled {
+            #expect(throws: PasskeyFailure.malformed("clientDataJSON")) { try ClientData.parse(Array(json.utf8)) }
+        }
+    }
+
     @Test func R03_authenticatorDataFlagsAndHashAreChecked() async throws {
         #expect(Self.failure(try await Self.register { $0.rpID = "example.com" }) == .rpIDMismatch)
         #expect(Self.failure(try await Self.assert { $0.rpID = "evil.example.com" }) == .rpIDMismatch)

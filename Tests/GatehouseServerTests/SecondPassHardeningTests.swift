@@ -91,4 +91,31 @@ import Testing
     func H21_theRuleRefusesEmptyAndOverlongNames(name: String) {
         #expect(throws: PersonName.Problem.self) { try PersonName.checked(name) }
     }
+
+    /// Issue 35, point 12: invisible format characters (category Cf) and names with nothing
+    /// visible are refused wherever a name is taken; the joiners Persian and Indic names need
+    /// still pass.
+    @Test(arguments: [
+        ("\u{200B}", PersonName.Problem.invisibleCharacter), ("\u{FEFF}", .invisibleCharacter), ("\u{200B}\u{200B}", .invisibleCharacter),
+        ("Ra\u{200B}vi", .invisibleCharacter), ("Ravi\u{200E}", .invisibleCharacter), ("\u{2060}Ravi", .invisibleCharacter),
+        ("\u{200D}", .empty), ("\u{200C} \u{200D}", .empty),
+    ])
+    func S12_invisibleCharactersAndNamesWithNothingVisibleAreRefused(name: String, problem: PersonName.Problem) {
+        #expect(throws: problem) { try PersonName.checked(name) }
+    }
+
+    @Test(arguments: ["\u{0645}\u{0647}\u{200C}\u{0633}\u{0627}", "Ravi Kumar", "\u{0915}\u{094D}\u{200D}\u{0937}"])
+    func S12_namesThatNeedAJoinerStillPass(name: String) throws {
+        #expect(try PersonName.checked(name) == name)
+    }
+
+    @Test func S12_registrationRefusesAZeroWidthNameWith400() async throws {
+        let fixture = try await PhoneSignInTests.fixture()
+        try await fixture.test(PhoneSignInTests.phoneOn(fixture)) { client in
+            let response = try await client.postJSON("/api/auth/phone/register", #"{"name":"\u200b","phone":"+919123456789"}"#)
+            #expect(response.status == .badRequest)
+            #expect(try response.decoded(ErrorBody.self) == ErrorBody(error: "invalid_request", message: "A name must not contain invisible characters"))
+        }
+        #expect(try fixture.outboxMessages().isEmpty, "nothing sent")
+    }
 }

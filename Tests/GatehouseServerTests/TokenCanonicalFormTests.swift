@@ -56,6 +56,35 @@ import Testing
         }
     }
 
+    /// Issue 35, point 9: the signature's base64url has one spelling. Padding and the unused
+    /// low bits of its last character made 48 strings of one token valid.
+    @Test func S9_everyOtherSpellingOfTheSignatureIsRefused() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test { client in
+            let token = try await client.grant().accessToken
+            let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let signature = parts[2]
+            #expect(signature.count == 86)
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+            let lastCharacter = try #require(signature.last)
+            let last = try #require(alphabet.firstIndex(of: lastCharacter))
+            // The last character carries 2 bits of the signature; its 4 low bits are unused.
+            let lastCharacters = (0..<16).map { alphabet[(last & ~15) | $0] }
+            var spellings: [String] = []
+            for character in lastCharacters {
+                for padding in ["", "=", "=="] {
+                    spellings.append(String(signature.dropLast()) + String(character) + padding)
+                }
+            }
+            #expect(spellings.count == 48 && spellings.filter { $0 == signature }.count == 1)
+            #expect(try await client.me(token).status == .ok)
+            for spelling in spellings where spelling != signature {
+                let response = try await client.me(parts[0] + "." + parts[1] + "." + spelling)
+                #expect(response.status == .unauthorized, "\(spelling.suffix(4))")
+            }
+        }
+    }
+
     @Test func F7_theHighSTwinOfAValidTokenIsRefused() async throws {
         let fixture = try await Fixture()
         try await fixture.test { client in

@@ -14,8 +14,12 @@ public struct ClientData: Sendable, Decodable {
     /// The largest client data accepted, in bytes.
     public static let maximumLength = 4_096
 
+    /// Client data that names a member twice is refused: Foundation would keep the first
+    /// `challenge` or `origin` where a browser or another verifier keeps the last.
     public static func parse(_ bytes: [UInt8]) throws(PasskeyFailure) -> ClientData {
-        guard bytes.count <= maximumLength, let data = try? JSONDecoder().decode(ClientData.self, from: Data(bytes)) else {
+        guard bytes.count <= maximumLength, !DuplicateKeyCheck.hasDuplicateKey(bytes),
+              let data = try? JSONDecoder().decode(ClientData.self, from: Data(bytes))
+        else {
             throw .malformed("clientDataJSON")
         }
         return data

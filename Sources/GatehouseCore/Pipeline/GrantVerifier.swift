@@ -23,6 +23,15 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
     case passwordReset
     case passkey
 
+    /// Whether an app that requires a verified email refuses this grant for an account whose
+    /// email was never proved: every way in but the mails that prove the address themselves.
+    package var mustFindTheEmailVerified: Bool {
+        switch self {
+        case .password, .phoneCode, .google, .flowCode, .passkey: true
+        case .emailLink, .passwordReset: false
+        }
+    }
+
     /// The refusal of a grant no enabled service verifies: the same on every surface.
     package var notOffered: GatehouseError {
         switch self {

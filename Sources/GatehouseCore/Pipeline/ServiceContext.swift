@@ -61,6 +61,13 @@ package struct ServiceContext: Sendable {
         try await users.identities(userID: user.id).contains { $0.provider == .email && $0.verifiedAt != nil }
     }
 
+    /// Whether the account has an email that was never proved (an account with no email, a
+    /// phone's, has none to prove).
+    func hasUnverifiedEmail(_ user: UserRecord) async throws -> Bool {
+        let emails = try await users.identities(userID: user.id).filter { $0.provider == .email }
+        return !emails.isEmpty && !emails.contains { $0.verifiedAt != nil }
+    }
+
     /// A name that passed ``PersonName/checked(_:)``, or a 400 with its plain reason.
     static func checkedName(_ text: String) throws -> String {
         do { return try PersonName.checked(text) } catch { throw GatehouseError.invalidRequest(error.message) }

@@ -104,7 +104,7 @@ public struct SignInPipeline: Sendable {
             )
             throw GatehouseError.accountLocked
         }
-        if case .password = grant, settings.accounts.requireVerifiedEmail, try await !context.emailVerified(user) {
+        if settings.accounts.requireVerifiedEmail, grant.kind.mustFindTheEmailVerified, try await context.hasUnverifiedEmail(user) {
             logger.notice("Sign-in refused", metadata: [
                 "reason": "email_not_verified", "user.id": "\(user.id)", "client.address": "\(client.address)",
             ])

@@ -18,8 +18,18 @@ public protocol PasskeyRepository: Sendable {
     /// Renames one of the account's passkeys; returns whether it exists.
     func renamePasskey(id: String, userID: String, to name: String) async throws -> Bool
     /// Removes one of the account's passkeys, and the user handle with the last one, in one
-    /// transaction; returns whether it existed.
-    func deletePasskey(id: String, userID: String) async throws -> Bool
+    /// transaction; returns whether it existed. With `keepingAWayIn`, the account must still
+    /// have a way in after it (``RepositoryError/lastWayIn``, nothing removed, otherwise),
+    /// judged inside the transaction with the account's row locked, so two removals that race
+    /// cannot both pass.
+    func deletePasskey(id: String, userID: String, keepingAWayIn: Bool) async throws -> Bool
     /// Records a sign-in: the counter only grows, and the backup state and time are replaced.
     func recordPasskeyUse(credentialID: [UInt8], signCount: UInt32, backedUp: Bool, at date: Date) async throws
+}
+
+extension PasskeyRepository {
+    /// Removes one of the account's passkeys whatever else it has (an operator's removal).
+    public func deletePasskey(id: String, userID: String) async throws -> Bool {
+        try await deletePasskey(id: id, userID: userID, keepingAWayIn: false)
+    }
 }

@@ -29,8 +29,9 @@ public protocol UserRepository: Sendable {
     func claimUnverifiedAccount(userID: String, adding identity: IdentityRecord, emailSubject: String, at: Date) async throws
     /// Marks one identity verified at `date` if it was not; returns whether it changed.
     func verifyIdentity(userID: String, provider: IdentityProvider, subject: String, at date: Date) async throws -> Bool
-    /// Removes the account's identities of a provider; returns whether there were any.
-    func removeIdentity(userID: String, provider: IdentityProvider) async throws -> Bool
+    /// Removes the account's identities of a provider; returns whether there were any. With
+    /// `keepingAWayIn`, as ``PasskeyRepository/deletePasskey(id:userID:keepingAWayIn:)``.
+    func removeIdentity(userID: String, provider: IdentityProvider, keepingAWayIn: Bool) async throws -> Bool
     /// Replaces the account's identities of `identity`'s provider with it, in one transaction;
     /// ``RepositoryError/duplicateIdentity`` (nothing changed) when another account has it.
     func replaceIdentity(_ identity: IdentityRecord) async throws
@@ -54,6 +55,8 @@ public enum RepositoryError: Error, Equatable {
     case missingSecret(String)
     /// `serve --no-migrate` found a schema older (or newer) than this build's.
     case schemaOutOfDate(applied: Int, expected: Int)
+    /// The removal would leave the account with no way in; nothing was removed.
+    case lastWayIn
 }
 
 extension RepositoryError: CustomStringConvertible {
@@ -61,9 +64,17 @@ extension RepositoryError: CustomStringConvertible {
         switch self {
         case .duplicateIdentity: "an account with this identity already exists"
         case .noRow: "the database returned no row"
+        case .lastWayIn: "this is the account's last way to sign in"
         case .missingSecret(let name): "the server secret \(name) could not be read back"
         case .schemaOutOfDate(let applied, let expected):
             "the database schema is at version \(applied) but this build needs \(expected); run `gatehouse migrate`"
         }
+    }
+}
+
+extension UserRepository {
+    /// Removes the account's identities of a provider whatever else it has.
+    public func removeIdentity(userID: String, provider: IdentityProvider) async throws -> Bool {
+        try await removeIdentity(userID: userID, provider: provider, keepingAWayIn: false)
     }
 }

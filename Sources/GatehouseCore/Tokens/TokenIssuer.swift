@@ -42,7 +42,8 @@ public struct TokenIssuer: Sendable {
     /// The claims of a token whose signature, issuer, audience and expiry are all valid at `now`.
     ///
     /// The header must name an active key (`kid`) and ES256, and the signature must be in
-    /// low-S form (``ES256Signature``), so a token has one valid string. The token is parsed
+    /// low-S form (``ES256Signature``) and spelled canonically (no padding, no stray low bits in
+    /// its last character), so a token has exactly one valid string. The token is parsed
     /// once: the signature is checked over the parsed parts with the named key, rather than
     /// handing the string to jwt-kit's `verify`, which would decode it all again. A token
     /// verified before is not parsed at all (``VerifiedTokens``).
@@ -61,6 +62,10 @@ public struct TokenIssuer: Sendable {
               let key = try? await collection.getKey(for: JWKIdentifier(string: kid), alg: "ES256")
         else {
             throw GatehouseError.invalidToken("The access token was not signed with this service's key")
+        }
+        // One spelling of the signature: 86 base64url characters, no padding, no stray low bits.
+        guard String(decoding: bytes[bytes.index(after: signed)...], as: UTF8.self) == Data(parsed.signature).base64URLEncoded() else {
+            throw GatehouseError.invalidToken("The access token's signature is not in canonical form")
         }
         guard ES256Signature.isLowS(Array(parsed.signature)) else {
             throw GatehouseError.invalidToken("The access token's signature is not in canonical (low-S) form")

@@ -94,7 +94,10 @@ extension UserAdministration {
         case .lift:
             (user.lockedAt, user.lockedUntil) = (nil, nil)
         case .seconds(let seconds):
-            (user.lockedAt, user.lockedUntil) = (now, now.addingTimeInterval(seconds))
+            // A ban never shortens a lock: an account locked without an end stays locked.
+            if user.lockedAt == nil || user.lockedUntil != nil {
+                (user.lockedAt, user.lockedUntil) = (now, now.addingTimeInterval(seconds))
+            }
         }
         try await users.updateUser(user)
         if duration != .lift { try await endSessions(of: user, at: now, reason: .banned) }

@@ -125,9 +125,18 @@ public struct UserAdministration: Sendable {
     }
 
     /// Locks or unlocks an account; locking also ends its sessions.
+    ///
+    /// A lock has no end, whatever ban came before it (a ban's end time is cleared, so an
+    /// ended ban can never make a lock a no-op); unlocking lifts a lock and a ban alike.
     public func setLocked(_ locked: Bool, account selector: AccountSelector) async throws {
         var user = try await account(selector)
-        user.lockedAt = locked ? (user.lockedAt ?? clock()) : nil
+        let now = clock()
+        if locked {
+            user.lockedAt = user.isLocked(at: now) ? (user.lockedAt ?? now) : now
+            user.lockedUntil = nil
+        } else {
+            (user.lockedAt, user.lockedUntil) = (nil, nil)
+        }
         try await users.updateUser(user)
         if locked { try await endSessions(of: user, at: clock(), reason: .accountLocked) }
         reported(locked ? .lock : .unlock, user)

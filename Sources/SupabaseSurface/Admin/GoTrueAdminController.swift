@@ -85,8 +85,10 @@ package struct GoTrueAdminController {
         return local.isEmpty ? "User" : String(local.prefix(100))
     }
 
+    /// A page parameter; absent or empty (`?page=&per_page=`, as `supabase-auth`'s
+    /// `list_users()` sends by default) is the default, as GoTrue reads it.
     private static func positive(_ text: Substring?, name: String) throws -> Int? {
-        guard let text else { return nil }
+        guard let text, !text.isEmpty else { return nil }
         guard let value = Int(text), value >= 1, value <= 1_000_000 else {
             throw GatehouseError.invalidRequest("\(name) must be a whole number from 1")
         }

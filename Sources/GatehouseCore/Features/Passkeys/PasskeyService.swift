@@ -144,17 +144,17 @@ package struct PasskeyService: Sendable {
         }
     }
 
-    /// Removes one of the account's passkeys, unless it is the account's last way in.
+    /// Removes one of the account's passkeys, unless it is the account's last way in: judged in
+    /// the removal's own transaction, so two removals that race cannot both pass.
     package func removePasskey(_ id: String, for principal: Principal) async throws {
         let userID = principal.user.id
-        let all = try await store.credentials.passkeys(userID: userID)
-        guard all.contains(where: { $0.id == id }) else { throw GatehouseError.notFound }
-        if all.count == 1 {
-            let hasPassword = try await context.users.passwordHash(userID: userID) != nil
-            let others = try await context.users.identities(userID: userID).filter { $0.provider != .passkey && ($0.provider != .email || hasPassword) }
-            guard !others.isEmpty else { throw GatehouseError.lastSignInMethod }
+        let removed: Bool
+        do {
+            removed = try await store.credentials.deletePasskey(id: id, userID: userID, keepingAWayIn: true)
+        } catch RepositoryError.lastWayIn {
+            throw GatehouseError.lastSignInMethod
         }
-        guard try await store.credentials.deletePasskey(id: id, userID: userID) else { throw GatehouseError.notFound }
+        guard removed else { throw GatehouseError.notFound }
         context.logger.info("Passkey removed", metadata: ["user.id": "\(userID)", "passkey.id": "\(id)"])
         context.report(.passkeyRemoved(userID: userID, passkeyID: id), address: principal.session.address, device: principal.session.deviceLabel)
     }
@@ -179,12 +179,20 @@ extension PasskeyService: GrantVerifier {
 
 /// A passkey's name, as people type it for lists.
 enum PasskeyName {
-    /// Trims it and refuses an empty name, one over 64 characters, or one with control characters.
+    /// Trims it and refuses an empty name, one over 64 characters, one with control characters,
+    /// and one with invisible format characters (bidi overrides and isolates, zero-width spaces:
+    /// `evil\u{202E}gnp.exe` would list as another name) or nothing visible.
     static func check(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 64, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw GatehouseError.invalidRequest("name must be 1 to 64 characters without control characters")
         }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .format && !Self.joiners.contains($0) }),
+              trimmed.unicodeScalars.contains(where: PersonName.isVisible)
+        else { throw GatehouseError.invalidRequest("name must show visible characters and no invisible or text-direction ones") }
         return trimmed
     }
+
+    /// The zero-width non-joiner and joiner, which some scripts and emoji need.
+    private static let joiners: Set<Unicode.Scalar> = ["\u{200C}", "\u{200D}"]
 }

@@ -86,14 +86,17 @@ extension ProviderSignIn {
 
     /// Removes a provider from an account, unless it is the account's last way in.
     ///
-    /// A way in is a phone, an external identity, or an email with a password.
+    /// A way in is a phone, an external identity, a passkey, or an email with a password; what
+    /// is left is judged in the removal's own transaction, so two removals that race cannot
+    /// both pass.
     package func unlink(_ provider: IdentityProvider, from userID: String) async throws {
-        let identities = try await context.users.identities(userID: userID)
-        let hasPassword = try await context.users.passwordHash(userID: userID) != nil
-        let remaining = identities.filter { $0.provider != provider }.filter { $0.provider != .email || hasPassword }
-        guard identities.contains(where: { $0.provider == provider }) else { return }
-        guard !remaining.isEmpty else { throw GatehouseError.lastSignInMethod }
-        if try await context.users.removeIdentity(userID: userID, provider: provider) {
+        let removed: Bool
+        do {
+            removed = try await context.users.removeIdentity(userID: userID, provider: provider, keepingAWayIn: true)
+        } catch RepositoryError.lastWayIn {
+            throw GatehouseError.lastSignInMethod
+        }
+        if removed {
             context.logger.notice("Identity unlinked", metadata: ["user.id": "\(userID)", "provider": "\(provider.rawValue)"])
             context.report(.identityUnlinked(userID: userID, provider: provider), address: nil, device: nil)
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GatehouseCore
 
 /// Finds a JSON object that names the same key twice.
 ///
