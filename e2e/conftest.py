@@ -18,10 +18,26 @@ EMAIL, PASSWORD, NAME = "user@example.com", "password123", "Demo User"
 PHONES = {"iphone-se": (375, 667), "iphone-14": (390, 844), "landscape": (667, 375)}
 
 
+# Each pytest-xdist worker takes its ports from a range of its own, below the kernel's
+# ephemeral range (32768 up), so two workers never pick the same port between one's check and
+# its server's bind, and no client socket's port is ever handed out.
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+_PORTS = range(20000 + 3000 * (_WORKER % 4), 23000 + 3000 * (_WORKER % 4))
+_next_port = [_PORTS.start]
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port free now, from this worker's range, never the same twice in a row."""
+    for _ in range(len(_PORTS)):
+        port = _next_port[0]
+        _next_port[0] = port + 1 if port + 1 < _PORTS.stop else _PORTS.start
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError(f"no free port in {_PORTS}")
 
 
 # The shared servers take hundreds of sign-ins from 127.0.0.1, some of them wrong on purpose:
@@ -80,13 +96,17 @@ class Server:
 SECRET_MARKERS = (PASSWORD, "ghr_", "ghw_", "ghm_", "eyJ", "PLANTED")
 
 
-# The longest tests, started first so that no worker (pytest-xdist) begins one near the end
-# of the run and leaves the others idle while it finishes.
-LONGEST_FIRST = ("test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases",)
+# pytest-xdist runs each file on one worker (`--dist loadfile`), so a file's tests share its
+# fixtures and keep their order. The longest files start first, so that no worker begins one
+# near the end of the run and leaves the others idle while it finishes.
+LONGEST_FIRST = ("test_openapi.py", "test_seed004.py", "test_google.py", "test_passkeys.py")
 
 
 def pytest_collection_modifyitems(items):
-    items.sort(key=lambda item: item.name not in LONGEST_FIRST)
+    def rank(item):
+        name = item.path.name
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+    items.sort(key=rank)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -113,6 +113,32 @@ def test_A004_the_email_flow_reports_the_equivalent_events(browser, server):
     assert EMAIL not in json.dumps(log(driver))
 
 
+def test_S13_a_planted_analytics_cookie_reports_nothing(browser, server):
+    """Issue 35, point 13: the cookie that carries events to the next page is `__Host-` and
+    signed; an unsigned, forged or old-named one plants nothing in `window.dataLayer`."""
+    import base64
+
+    def b64(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    planted = b64(json.dumps([{"name": "purchase", "parameters": {"email": "victim@example.com", "event": "purchase"}}]).encode())
+    driver = recording(browser())
+    driver.get(server.url + "/login")
+    for name, value in (("__Host-gatehouse-analytics", planted + "." + b64(bytes(32))),
+                        ("__Host-gatehouse-analytics", planted),
+                        ("gatehouse_analytics", planted)):
+        driver.delete_all_cookies()
+        driver.execute_cdp_cmd("Network.setCookie", {
+            "name": name, "value": value, "url": server.url + "/", "path": "/", "httpOnly": True,
+            "secure": name.startswith("__Host-"),
+        })
+        driver.execute_script("sessionStorage.removeItem('e2e-analytics')")
+        driver.get(server.url + "/login")
+        wait_for(driver, lambda d: "screen_view" in names(d))
+        pushed = json.dumps(driver.execute_script("return window.dataLayer"))
+        assert "purchase" not in names(driver) and "victim" not in pushed, (name, pushed)
+
+
 def test_A004_an_app_file_with_analytics_false_reports_nothing(browser, tmp_path):
     config = json.loads((ROOT / "examples" / "000-generic" / "gatehouse.json").read_text())
     config.setdefault("login", {})["analytics"] = False

@@ -143,12 +143,26 @@ def test_kill_9_of_one_instance_loses_no_session_and_the_sdk_session_survives(cl
     cluster.instances[1] = cluster.start_instance()  # later tests have three again (nginx keeps the old port list)
 
 
+def wait_for_every_instance(cluster, published, timeout=10):
+    """Waits until every instance's JWKS key ids satisfy `published`."""
+    deadline = time.monotonic() + timeout
+    for instance in cluster.instances:
+        while True:
+            kids = [key["kid"] for key in call(instance.url + "/.well-known/jwks.json")[1]["keys"]]
+            if published(kids):
+                break
+            assert time.monotonic() < deadline, f"instance {instance.port} still publishes {kids}"
+            time.sleep(0.05)
+
+
 def test_key_rotation_with_three_instances(cluster):
     status, before = login(cluster.url)
     assert status == 200
     old_kid = kid(before["access_token"])
     cluster.cli("keys", "rotate")
-    time.sleep(1.5)  # every instance re-reads keys each second (--signing-key-refresh 1)
+    # Every instance re-reads its keys each second (--signing-key-refresh 1): wait until each
+    # publishes a second key, rather than for a fixed time.
+    wait_for_every_instance(cluster, lambda kids: len(kids) >= 2 and old_kid in kids)
     status, after = login(cluster.url)
     assert status == 200 and kid(after["access_token"]) != old_kid
     for instance in cluster.instances:
@@ -159,7 +173,7 @@ def test_key_rotation_with_three_instances(cluster):
     refused = subprocess.run([BIN, "keys", "retire", old_kid], env=cluster.env, capture_output=True, text=True)
     assert refused.returncode != 0 and "may still be live" in refused.stderr
     cluster.cli("keys", "retire", old_kid, "--force")
-    time.sleep(1.5)
+    wait_for_every_instance(cluster, lambda kids: old_kid not in kids)
     for instance in cluster.instances:
         assert call(instance.url + "/api/me", token=before["access_token"])[0] == 401, instance.port
         assert call(instance.url + "/api/me", token=after["access_token"])[0] == 200, instance.port

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GatehouseCore
 import GatehouseHTTP
@@ -27,11 +28,14 @@ package struct WebController {
     package let providerButton: ProviderButton
     /// The app's logo file (`login.logo`), read once; `nil` shows Gatehouse's mark.
     package let logo: (type: String, data: Data)?
+    /// Signs the cookie that carries analytics events to the next page.
+    package let analyticsKey: SymmetricKey
     package var configuration: LoginConfiguration { form.configuration }
 
-    package init(services: GatehouseServices, resources: WebResources) {
+    package init(services: GatehouseServices, resources: WebResources, analyticsKey: SymmetricKey) {
         self.services = services
         self.resources = resources
+        self.analyticsKey = analyticsKey
         let login = services.pipeline.settings.login
         form = LoginForm(configuration: login)
         configJSON = LoginPage.configJSON(login)
@@ -46,7 +50,7 @@ package struct WebController {
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
         let pages = router.group().add(middleware: WebSessionAuthenticator(pipeline: services.pipeline)).add(middleware: CSRFMiddleware())
-            .add(middleware: WebAnalyticsMiddleware())
+            .add(middleware: WebAnalyticsMiddleware(key: analyticsKey))
         pages.get("/") { _, context in
             Response.redirect(to: context.identity != nil ? "/home" : "/login", type: .normal)
         }

@@ -55,11 +55,12 @@ public func buildRouter(
         )
         GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey).addRoutes(to: router)
     }
+    let analyticsKey = try await repository.key(named: WebAnalytics.keyName)
     if let providers = services.providers {
         GoogleController(pipeline: pipeline).addRoutes(to: router)
-        ProviderFlowController(pipeline: pipeline, providers: providers).addRoutes(to: router)
+        ProviderFlowController(pipeline: pipeline, providers: providers, analyticsKey: analyticsKey).addRoutes(to: router)
     }
-    WebController(services: services, resources: try WebResources.load()).addRoutes(to: router)
+    WebController(services: services, resources: try WebResources.load(), analyticsKey: analyticsKey).addRoutes(to: router)
     router.get("/.well-known/jwks.json") { _, _ in
         try JSONBody.response(try await composition.keys.jwks())
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GatehouseCore
 import GatehouseModel
@@ -14,11 +15,16 @@ import Synchronization
 /// events where the page's script finds them: in an HTML page at its
 /// ``WebAnalytics/placeholder``, in the `Gatehouse-Analytics` header of a JSON answer, or, for a
 /// redirect (or a page without the placeholder), in a short-lived cookie the next page reads.
-/// The page's `analytics.js` pushes each to `window.dataLayer` as `{event, ...parameters}`.
+/// The page's `analytics.js` pushes each to `window.dataLayer` as `{...parameters, event}`.
+///
+/// The cookie is `__Host-`, HttpOnly, and signed (HMAC-SHA256 under a key every instance
+/// shares): events only this server deferred are read back, so a planted cookie reports nothing.
 package enum WebAnalytics {
     /// Where a page wants its events, just before `</body>`.
     package static let placeholder = "<!--gatehouse:analytics-->"
-    package static let cookie = "gatehouse_analytics"
+    package static let cookie = "__Host-gatehouse-analytics"
+    /// The name of the cookie's HMAC key in the database's server secrets.
+    package static let keyName = "web-analytics-cookie-v1"
     package static let header = HTTPField.Name("Gatehouse-Analytics")!
 
     /// The events of this request (starting with those an earlier response deferred), and
@@ -83,22 +89,38 @@ package enum WebAnalytics {
         return text.unicodeScalars.map { $0 == "<" ? "\\u003c" : $0.isASCII ? String($0) : String(format: "\\u%04x", $0.value) }.joined()
     }
 
-    /// Events a previous response deferred to this one (at most 32, from a cookie we set).
-    static func deferred(in request: Request) -> [AnalyticsEvent] {
-        guard let value = request.cookies[cookie]?.value, let data = Data(base64URLEncoded: value),
+    /// Events a previous response deferred to this one (at most 32, from a cookie we set and
+    /// signed); a cookie without our signature is nothing.
+    static func deferred(in request: Request, key: SymmetricKey) -> [AnalyticsEvent] {
+        guard let value = request.cookies[cookie]?.value, value.utf8.count <= 4096 else { return [] }
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let data = Data(base64URLEncoded: String(parts[0])), let mac = Data(base64URLEncoded: String(parts[1])),
+              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: data, using: key),
               let events = try? JSONDecoder().decode([AnalyticsEvent].self, from: data)
         else { return [] }
         return Array(events.prefix(32))
+    }
+
+    /// The cookie's value for `events`: the JSON and its HMAC, each base64url.
+    static func signed(_ events: [AnalyticsEvent], key: SymmetricKey) -> String {
+        let data = (try? JSONEncoder().encode(Array(events.suffix(32)))) ?? Data()
+        let mac = Data(HMAC<SHA256>.authenticationCode(for: data, using: key))
+        return data.base64URLEncoded() + "." + mac.base64URLEncoded()
     }
 }
 
 /// Puts the events of ``WebAnalytics`` where the next page's script finds them.
 package struct WebAnalyticsMiddleware<Context: RequestContext>: RouterMiddleware {
-    package init() {}
+    /// Signs the deferred events' cookie.
+    let key: SymmetricKey
+
+    package init(key: SymmetricKey) {
+        self.key = key
+    }
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let hadCookie = request.cookies[WebAnalytics.cookie] != nil
-        let collector = WebAnalytics.Collector(deferred: WebAnalytics.deferred(in: request))
+        let collector = WebAnalytics.Collector(deferred: WebAnalytics.deferred(in: request, key: key))
         var response = try await WebAnalytics.$collector.withValue(collector) { try await next(request, context) }
         let delivered = collector.delivered.withLock { $0 }
         let events = collector.take()
@@ -107,8 +129,7 @@ package struct WebAnalyticsMiddleware<Context: RequestContext>: RouterMiddleware
             if hadCookie { response.setCookie(Self.cookie("", maxAge: 0)) }
         } else if !events.isEmpty {
             // A redirect, or a page without a place for them: the next page shows them.
-            let encoded = (try? JSONEncoder().encode(Array(events.suffix(32)))) ?? Data()
-            response.setCookie(Self.cookie(encoded.base64URLEncoded(), maxAge: 120))
+            response.setCookie(Self.cookie(WebAnalytics.signed(events, key: key), maxAge: 120))
         } else if hadCookie, delivered {
             response.setCookie(Self.cookie("", maxAge: 0))
         }
@@ -116,6 +137,6 @@ package struct WebAnalyticsMiddleware<Context: RequestContext>: RouterMiddleware
     }
 
     private static func cookie(_ value: String, maxAge: Int) -> Cookie {
-        Cookie(name: WebAnalytics.cookie, value: value, maxAge: maxAge, path: "/", secure: false, httpOnly: true, sameSite: .lax)
+        Cookie(name: WebAnalytics.cookie, value: value, maxAge: maxAge, path: "/", secure: true, httpOnly: true, sameSite: .lax)
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GatehouseCore
 import GatehouseHTTP
@@ -14,14 +15,17 @@ import LoginCore
 package struct ProviderFlowController {
     package let pipeline: SignInPipeline
     package let providers: ProviderSignIn
+    /// Signs the cookie that carries analytics events to the next page.
+    package let analyticsKey: SymmetricKey
 
-    package init(pipeline: SignInPipeline, providers: ProviderSignIn) {
+    package init(pipeline: SignInPipeline, providers: ProviderSignIn, analyticsKey: SymmetricKey) {
         self.pipeline = pipeline
         self.providers = providers
+        self.analyticsKey = analyticsKey
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
-        let pages = router.group().add(middleware: WebSessionAuthenticator(pipeline: pipeline)).add(middleware: WebAnalyticsMiddleware())
+        let pages = router.group().add(middleware: WebSessionAuthenticator(pipeline: pipeline)).add(middleware: WebAnalyticsMiddleware(key: analyticsKey))
         pages.get("/auth/google/start", use: start)
         pages.get("/auth/google/callback", use: callback)
     }

@@ -1,13 +1,14 @@
 // Seed 004's analytics on the web: the events LoginCore reported for this page's request
 // (embedded by the server as JSON) and for the script's own requests (the Gatehouse-Analytics
-// header) go to Google Tag Manager's `window.dataLayer` as {event, ...parameters}, and each is
+// header) go to Google Tag Manager's `window.dataLayer` as {...parameters, event}, and each is
 // dispatched as a `gatehouse:analytics` DOM event for any other tool. No event carries
 // personal data; the app file's "analytics": false sends none.
 window.dataLayer = window.dataLayer || [];
 
 function push(events) {
   for (const event of events || []) {
-    const entry = { event: event.name, ...event.parameters };
+    // The name last: a parameter called "event" can never rename the event.
+    const entry = { ...event.parameters, event: event.name };
     window.dataLayer.push(entry);
     document.dispatchEvent(new CustomEvent("gatehouse:analytics", { detail: entry }));
   }
