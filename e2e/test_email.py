@@ -134,9 +134,12 @@ def test_M03_theOfficialSupabaseClientSignsUpVerifiesRecoversAndUpdates(peated, 
 
 
 class RangeServer:
-    """A k-anonymity range API served from a test file of breached passwords."""
+    """A k-anonymity range API served from a test file of breached passwords; `asked` counts
+    the requests."""
 
     def __init__(self, passwords):
+        self.asked = []
+        asked = self.asked
         hashes = [hashlib.sha1(p.encode()).hexdigest().upper() for p in passwords]
         table = {}
         for digest in hashes:
@@ -145,6 +148,7 @@ class RangeServer:
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
                 prefix = self.path.rsplit("/", 1)[-1].upper()
+                asked.append(prefix)
                 lines = table.get(prefix, []) + ["0" * 35 + ":0"]  # a padding line
                 body = "\r\n".join(lines).encode()
                 self.send_response(200)
@@ -173,11 +177,28 @@ def test_M04_aBreachedPasswordIsRefusedAndAnUnreachableRangeAPIFailsOpen():
         assert status == 400 and body == {"error": "weak_password", "message": "This password has appeared in a data breach. Please choose another."}
         assert call(server.url + "/api/auth/signup", {"email": "b@example.com", "password": "not on the list at all", "name": "B"})[0] == 202
         ranges.stop()
-        assert call(server.url + "/api/auth/signup", {"email": "c@example.com", "password": breached, "name": "C"})[0] == 202
+        # A password whose prefix was never asked for (an answer is kept for an hour).
+        assert call(server.url + "/api/auth/signup", {"email": "c@example.com", "password": "an unasked passphrase", "name": "C"})[0] == 202
         assert "Breached-password check unavailable" in server.log
         assert breached not in server.log
     finally:
         server.close()
+
+
+def test_S17_theRangeAPIIsAskedAfterTheSignUpLimitAndOncePerPrefixAnHour():
+    breached = "tr0ub4dor&3 horse"
+    ranges = RangeServer([breached])
+    server = Server("002-peated", limits=("--signup-limit", "2", "--mail-limit", "100000"),
+                    extra=("--breached-password-check", f"http://127.0.0.1:{ranges.port}/range/"))
+    try:
+        assert call(server.url + "/api/auth/signup", {"email": "e@example.com", "password": breached, "name": "E"})[0] == 400
+        assert call(server.url + "/api/auth/signup", {"email": "f@example.com", "password": breached, "name": "F"})[0] == 400
+        assert len(ranges.asked) == 1, "the second look-up of one prefix is answered from the cache"
+        assert call(server.url + "/api/auth/signup", {"email": "g@example.com", "password": "yet another passphrase", "name": "G"})[0] == 429
+        assert len(ranges.asked) == 1, "a sign-up over the address limit asks the range API nothing"
+    finally:
+        server.close()
+        ranges.stop()
 
 
 def test_M05_theDemoUsesTheNamedOutboxWhichIsOwnerOnlyAndHoldsTheCode():

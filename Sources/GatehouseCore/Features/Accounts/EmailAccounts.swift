@@ -35,10 +35,13 @@ package struct EmailAccounts: Sendable {
         let mail = try requireMail()
         let address = try checkedEmail(email)
         let name = try ServiceContext.checkedName(name)
-        try await context.passwords.check(password, logger: context.logger)
+        // The address limit before the password policy, whose breached-password check may ask
+        // a range API over the network; the mail limits after it, so a refused password does
+        // not cost the next try its one mail a minute.
         try await context.limiter.throttles.admit(
             .signUpAddress(client.address), maximum: settings.mail.signUpsPerAddressPerHour, per: 3600, at: now
         )
+        try await context.passwords.check(password, logger: context.logger)
         try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
         let hash = try await context.hasher.hash(password)
         let account = NewAccount(
