@@ -37,19 +37,14 @@ public final class SignInPipeline: Sendable {
     /// - Returns: the tokens, the user, and a device token for the client to keep.
     package func signIn(_ grant: Grant, from client: ClientInfo) async throws -> SignIn {
         let admitted = try await admit(grant, from: client)
-        return try await openAPISession(for: admitted, method: grant.method, client: client)
-    }
-
-    /// Opens an API session for an admitted grant: the tokens, and the device token to keep.
-    package func openAPISession(for admitted: Admission, method: SignInMethodName, client: ClientInfo) async throws -> SignIn {
         let refresh = RefreshToken.generate()
         let session = try await openSession(
-            for: admitted.user, method: method, client: client, lifetime: settings.refreshTokenLifetime
+            for: admitted.user, method: grant.method, client: client, lifetime: settings.refreshTokenLifetime
         ) { session in
             .refreshToken(RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: session.createdAt))
         }
         return SignIn(
-            grant: try await grant(user: admitted.user, session: session, refreshToken: refresh), deviceToken: admitted.deviceToken,
+            grant: try await self.grant(user: admitted.user, session: session, refreshToken: refresh), deviceToken: admitted.deviceToken,
             isNewUser: admitted.isNewUser
         )
     }

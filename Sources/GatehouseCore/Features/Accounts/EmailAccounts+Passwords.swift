@@ -36,7 +36,7 @@ extension EmailAccounts {
         if let hash {
             try await context.users.setPassword(userID: user.id, hash: hash, at: now)
             // Every session ends, even one opened this very millisecond; the pipeline opens the new one next.
-            _ = try await sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .passwordChanged)
+            _ = try await context.sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .passwordChanged)
             context.report(.passwordChanged(userID: user.id, method: .reset), address: nil, device: nil)
         }
         _ = try await context.users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now)
@@ -83,7 +83,7 @@ extension EmailAccounts {
         let user = principal.user
         let hash = try await context.hasher.hash(password)
         try await context.users.setPassword(userID: user.id, hash: hash, at: principal.session.createdAt)
-        _ = try await sessions.revokeSessions(userID: user.id, keeping: principal.session.id, at: now, reason: .passwordChanged)
+        _ = try await context.sessions.revokeSessions(userID: user.id, keeping: principal.session.id, at: now, reason: .passwordChanged)
         context.logger.info("Password changed", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
         context.report(.passwordChanged(userID: user.id, method: .change), client: client)
     }

@@ -11,12 +11,10 @@ package struct EmailAccounts: Sendable {
     let context: ServiceContext
     /// Account mail, when the app sends any.
     let mail: AccountMailer?
-    let sessions: any SessionRepository
 
     package init(context: ServiceContext, mail: AccountMailer?) {
         self.context = context
         self.mail = mail
-        sessions = context.sessions
     }
 
     var now: Date { context.now }

@@ -19,9 +19,6 @@ package struct PasskeyService: Sendable {
 
     var now: Date { context.now }
 
-    /// The relying party's settings, for what the pages and well-known files say.
-    package var party: RelyingParty { store.party }
-
     /// Starts adding a passkey to a signed-in account (WebAuthn §5.4).
     ///
     /// The session must have signed in within the last 10 minutes. The challenge is bound to

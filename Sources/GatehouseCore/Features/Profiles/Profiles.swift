@@ -29,8 +29,7 @@ package struct Profiles: Sendable {
     /// Sets the account's name after the one name rule (the profile step after a first provider
     /// sign-in); a name the rule refuses is thrown as its ``PersonName/Problem`` and nothing is written.
     package func rename(_ user: UserRecord, to typed: String) async throws -> UserRecord {
-        let name: String
-        do { name = try PersonName.checked(typed) } catch { throw error }
+        let name = try PersonName.checked(typed)
         var renamed = user
         renamed.personName = PersonName(full: name)
         try await context.users.updateUser(renamed)

@@ -20,9 +20,6 @@ package struct ProviderSignIn: Sendable {
 
     var now: Date { context.now }
 
-    /// The provider's settings (its origin for the pages' form targets, its client ids).
-    package var settings: ExternalProviderSettings { google.settings }
-
     /// Starts a sign-in with Google: stores the flow and returns where to send the browser.
     ///
     /// - Parameters:
