@@ -170,9 +170,9 @@ def test_key_rotation_with_three_instances(cluster):
             assert call(instance.url + "/api/me", token=grant["access_token"])[0] == 200, instance.port
     jwks = call(cluster.instances[2].url + "/.well-known/jwks.json")[1]
     assert old_kid in [key["kid"] for key in jwks["keys"]]
-    refused = subprocess.run([BIN, "keys", "retire", old_kid], env=cluster.env, capture_output=True, text=True)
+    refused = subprocess.run([BIN, "keys", "retire", "--", old_kid], env=cluster.env, capture_output=True, text=True)
     assert refused.returncode != 0 and "may still be live" in refused.stderr
-    cluster.cli("keys", "retire", old_kid, "--force")
+    cluster.cli("keys", "retire", "--force", "--", old_kid)
     wait_for_every_instance(cluster, lambda kids: old_kid not in kids)
     for instance in cluster.instances:
         assert call(instance.url + "/api/me", token=before["access_token"])[0] == 401, instance.port
