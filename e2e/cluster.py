@@ -67,7 +67,7 @@ class Cluster:
         kek = base64.b64encode(os.urandom(32)).decode()
         self.env = {**os.environ, "GATEHOUSE_KEY_ENCRYPTION_KEY": kek, "GATEHOUSE_DATABASE_URL": self.database}
         self.cli("migrate")
-        self.cli("users", "create", "--email", EMAIL, "--name", NAME, "--password-stdin", stdin=PASSWORD)
+        self.cli("users", "create", "--email", EMAIL, "--name", NAME, "--password-stdin", "--allow-weak-password", stdin=PASSWORD)
         self.extra = ("--trusted-proxy", "127.0.0.1", "--signing-key-refresh", "1", *extra)
         self.instances = [self.start_instance() for _ in range(count)]
         self.port = free_port()

@@ -80,7 +80,7 @@ class Server:
         return subprocess.run([BIN, *args, "--database", self.database], input=stdin, capture_output=True, text=True, check=True)
 
     def create_user(self, email, name, password):
-        self.cli("users", "create", "--email", email, "--name", name, "--password-stdin", stdin=password)
+        self.cli("users", "create", "--email", email, "--name", name, "--password-stdin", "--allow-weak-password", stdin=password)
 
     @property
     def log(self):

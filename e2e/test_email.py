@@ -133,6 +133,32 @@ def test_M03_theOfficialSupabaseClientSignsUpVerifiesRecoversAndUpdates(peated, 
     assert len(mail.recorder.mails) == before + 2, "the resends sent nothing"
 
 
+def test_S5_theOfficialClientChangesAPasswordOnlyWithAMailedNonceOrTheCurrentOne(peated, mail):
+    """Issue 35, point 5: `update_user({"password"})` from a plain password session is refused with
+    GoTrue's `reauthentication_needed`; `reauthenticate()` mails a code that `update_user` takes as
+    its `nonce`, once; `current_password` is proof too. The official client, its defaults."""
+    peated.create_user("s5@example.com", "Sam Five", NEW_PASSWORD)
+    client = SyncGoTrueClient(url=peated.url + "/auth/v1", headers={"apikey": ANON}, auto_refresh_token=False, persist_session=False)
+    client.sign_in_with_password({"email": "s5@example.com", "password": NEW_PASSWORD})
+    with pytest.raises(AuthApiError) as refused:
+        client.update_user({"password": "a thief's own passphrase"})
+    assert refused.value.status == 400 and refused.value.code == "reauthentication_needed"
+    before = len(mail.recorder.mails)
+    client.reauthenticate()
+    message = mail.wait(before + 1)[-1]["message"]
+    assert str(message["To"]) == "s5@example.com" and message["Subject"] == "Confirm it's you on Peated"
+    text, _ = parts(message)
+    nonce = re.search(r"\b(\d{6})\b", text).group(1)
+    assert "http" not in text.split("enter this code")[0][-200:], "a code, no link to follow"
+    client.update_user({"password": "the river keeps on going", "nonce": nonce})
+    with pytest.raises(AuthApiError) as spent:
+        client.update_user({"password": "a third passphrase here", "nonce": nonce})
+    assert spent.value.status == 403
+    client.update_user({"password": "a third passphrase here", "current_password": "the river keeps on going"})
+    assert client.sign_in_with_password({"email": "s5@example.com", "password": "a third passphrase here"}).session.access_token
+    assert nonce not in peated.log
+
+
 class RangeServer:
     """A k-anonymity range API served from a test file of breached passwords; `asked` counts
     the requests."""

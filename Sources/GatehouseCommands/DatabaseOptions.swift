@@ -32,10 +32,15 @@ public struct DatabaseOptions: ParsableArguments {
     ///
     /// Every change is audited as done by `cli:<login name>`, written before the database closes
     /// (whether `body` succeeded or not: a change made before a later failure is still recorded).
-    public func withAdministration<T>(_ body: (UserAdministration) async throws -> T) async throws -> T {
+    /// New passwords pass the same policy as at sign-up (length, the common list) unless
+    /// `weakPasswords` says the operator chose otherwise (`--allow-weak-password`, the demo account).
+    public func withAdministration<T>(weakPasswords: Bool = false, _ body: (UserAdministration) async throws -> T) async throws -> T {
         try await withStorage { storage in
             let audit = AuditLog(repository: storage.repository, logger: Logger(label: "gatehouse"))
-            let admin = UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), events: audit, actor: Self.actor)
+            let admin = UserAdministration(
+                repository: storage.repository, numbers: LibPhoneNumber(), events: audit, actor: Self.actor,
+                passwordPolicy: weakPasswords ? nil : PasswordPolicy()
+            )
             do {
                 let result = try await body(admin)
                 try await audit.flush()

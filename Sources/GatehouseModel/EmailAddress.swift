@@ -14,4 +14,10 @@ public enum EmailAddress {
             .folding(options: [.caseInsensitive], locale: nil)
             .precomposedStringWithCompatibilityMapping
     }
+
+    /// The part after the last `@` of a normalised address, or `nil` when there is none.
+    public static func domain(of address: String) -> String? {
+        guard let at = address.lastIndex(of: "@"), address.index(after: at) < address.endIndex else { return nil }
+        return String(address[address.index(after: at)...])
+    }
 }

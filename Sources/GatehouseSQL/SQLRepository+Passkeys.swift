@@ -98,6 +98,15 @@ extension SQLRepository: PasskeyRepository {
         }
     }
 
+    public func deletePasskeys(userID: String) async throws -> [String] {
+        try await transaction { db in
+            let deleted = try await db.delete(from: "passkeys").where("user_id", .equal, userID).returning("id").all()
+            try await db.delete(from: "identities").where("user_id", .equal, userID).where("provider", .equal, IdentityProvider.passkey.rawValue)
+                .run()
+            return try deleted.map { try $0.decode(column: "id", as: String.self) }
+        }
+    }
+
     public func recordPasskeyUse(credentialID: [UInt8], signCount: UInt32, backedUp: Bool, at date: Date) async throws {
         // One statement: the counter only grows, whatever order parallel sign-ins land in.
         try await write {

@@ -44,7 +44,7 @@ public final class LoopbackServer: Sendable {
             let clock = configuration.clock
             try await Storage.with(try DatabaseLocation(path), logger: logger) { storage in
                 try await storage.repository.migrate()
-                let admin = UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), hasher: PasswordHasher(limits: .tests), clock: clock)
+                let admin = UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), hasher: PasswordHasher(limits: .tests), clock: clock, passwordPolicy: nil)
                 for user in users { try await admin.create(email: user.email, name: user.name, password: user.password) }
             }
         }

@@ -5,9 +5,9 @@ import GatehouseModel
 import Hummingbird
 
 extension GoTrueController {
-    /// Seconds after a sign-in (a recovery link's, say) in which `PUT /user` may set a password
-    /// without the old one.
-    static let recentSignIn: TimeInterval = 30 * 60
+    /// Seconds after a recovery link's sign-in in which `PUT /user` may set a password once
+    /// without another proof.
+    static let recoveryWindow: TimeInterval = 30 * 60
 
     /// `POST /signup`: creates the account and mails its confirmation, as GoTrue does with
     /// confirmations on. The answer is an unconfirmed user with a fresh id and no identities,
@@ -41,16 +41,31 @@ extension GoTrueController {
         return try JSONBody.response([String: String]())
     }
 
-    /// `PUT /user {"password"}`: sets the password of a session that signed in in the last 30
-    /// minutes (after a recovery link, say); every other session ends. Nothing else is updated.
+    /// `PUT /user {"password", "nonce" | "current_password"}`: sets the password, as GoTrue's
+    /// secure password change does: with the code `GET /reauthenticate` mailed (`nonce`), the
+    /// current password, or once from the session a recovery link opened in the last 30
+    /// minutes; otherwise 400 `reauthentication_needed`. Every other session ends. Nothing
+    /// else is updated.
     @Sendable package func updateUser(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let body = try await JSONBody.decode(GoTrueUpdateUserRequest.self, from: request, context: context)
         guard let password = body.password, body.email == nil, body.phone == nil, body.data == nil else {
             throw GoTrueError.validationFailed("Only the password can be updated")
         }
-        try await services.accounts.setRecentPassword(principal, new: password, from: context.client, within: Self.recentSignIn)
+        let proof: PasswordProof? = switch (body.nonce, body.currentPassword) {
+        case (let nonce?, nil): .nonce(nonce)
+        case (nil, let current?): .currentPassword(current)
+        case (nil, nil): nil
+        case (.some, .some): throw GoTrueError.validationFailed("Send either nonce or current_password, not both")
+        }
+        try await services.accounts.setPassword(principal, new: password, proof: proof, from: context.client)
         let user = try await services.profiles.account(id: principal.user.id) ?? principal.user
         return try JSONBody.response(GoTrueUser(user, identities: try await services.profiles.identities(of: user.id)))
+    }
+
+    /// `GET /reauthenticate`: mails the signed-in person a code for `PUT /user`'s `nonce`.
+    @Sendable package func reauthenticate(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        try await services.accounts.sendReauthentication(try context.requirePrincipal(), from: context.client)
+        return try JSONBody.response([String: String]())
     }
 }

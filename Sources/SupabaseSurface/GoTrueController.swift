@@ -36,6 +36,7 @@ package struct GoTrueController {
             .post("/resend", use: resend)
             .post("/recover", use: recover)
             .put("/user", use: updateUser)
+            .get("/reauthenticate", use: reauthenticate)
     }
 
     /// `POST /otp {"phone", "create_user"}`: sends an SMS code, as GoTrue's `sign_in_with_otp`.
@@ -63,7 +64,11 @@ package struct GoTrueController {
         case "signup", "email":
             return try await signedIn(.emailLink(try body.mailProof()), context: context)
         case "recovery":
-            return try await signedIn(.passwordReset(try body.mailProof(), newPassword: nil), context: context)
+            let signIn = try await services.pipeline.signIn(.passwordReset(try body.mailProof(), newPassword: nil), from: context.client)
+            try await services.accounts.allowPasswordSet(sessionID: signIn.sessionID, within: Self.recoveryWindow)
+            var response = try await session(signIn.grant)
+            response.headers[.gatehouseDevice] = signIn.deviceToken
+            return response
         default:
             throw GoTrueError.validationFailed("Verify supports the types sms, signup, email and recovery")
         }

@@ -66,7 +66,7 @@ extension GoTrueError {
         case .featureNotOffered(.passkeys): self.init(.unprocessableContent, .validationFailed, "Passkeys are disabled")
         case .passkeyRejected(let failure): self.init(.badRequest, .validationFailed, failure == .unknownCredential ? "Passkey not found" : "Passkey verification failed")
         case .passkeyTaken: self.init(.unprocessableContent, .validationFailed, "Passkey is already registered")
-        case .reauthenticationRequired: self.init(.unauthorized, .reauthenticationNeeded, "Reauthentication required")
+        case .reauthenticationRequired: self.init(.badRequest, .reauthenticationNeeded, "Password update requires reauthentication")
         case .rateLimited(let seconds):
             self.init(.tooManyRequests, .overRequestRateLimit, "Request rate limit reached", retryAfter: seconds)
         case .resendTooSoon(let seconds):

@@ -236,6 +236,14 @@ package struct GoTrueUpdateUserRequest: Decodable {
     package let email: String?
     package let phone: String?
     package let data: [String: String]?
+    /// The code `GET /reauthenticate` mailed.
+    package let nonce: String?
+    package let currentPassword: String?
+
+    package enum CodingKeys: String, CodingKey {
+        case password, email, phone, data, nonce
+        case currentPassword = "current_password"
+    }
 }
 
 /// The body of `POST /token?grant_type=id_token` (native Sign in with Google).

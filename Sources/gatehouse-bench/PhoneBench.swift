@@ -24,7 +24,7 @@ enum PhoneBench {
         let database = folder.appendingPathComponent("bench.sqlite").path
         try await Storage.with(try DatabaseLocation(database), logger: Logger(label: "bench")) { storage in
             try await storage.repository.migrate()
-            let admin = UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), hasher: PasswordHasher(limits: .tests), clock: { Date() })
+            let admin = UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), hasher: PasswordHasher(limits: .tests), clock: { Date() }, passwordPolicy: nil)
             for index in 0..<16 { _ = try await admin.create(phone: phone(index), name: "Bench \(index)") }
         }
         let server = try await LoopbackServer.start(databasePath: database) {

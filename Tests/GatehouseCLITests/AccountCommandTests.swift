@@ -77,7 +77,7 @@ import FoundationNetworking
         let state = try CLIProcess.temporaryDirectory()
         let (server, _, database) = try await Self.server(in: state)
         let created = try await CLIProcess.run(
-            ["users", "create", "--email", "cy@example.com", "--name", "Cy", "--password-stdin", "--database", database], input: "password123",
+            ["users", "create", "--email", "cy@example.com", "--name", "Cy", "--password-stdin", "--database", database], input: "a fine long passphrase",
             in: state
         )
         #expect(created.status == 0)

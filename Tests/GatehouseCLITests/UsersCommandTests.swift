@@ -35,6 +35,24 @@ import Testing
         #expect(missing.stderr == "gatehouse: No account has the email jane@example.com\n")
     }
 
+    /// Issue 35, point 10: the CLI's passwords pass the sign-up policy (the common list too),
+    /// unless the operator says `--allow-weak-password` (demo and test data).
+    @Test func S10_theCLIRefusesACommonPasswordUnlessAskedToAllowIt() async throws {
+        let directory = try CLIProcess.temporaryDirectory()
+        func run(_ arguments: [String], input: String = "") async throws -> CLIProcess.Result {
+            try await CLIProcess.run(["users"] + arguments + ["--database", "accounts.sqlite"], input: input, in: directory)
+        }
+        let common = try await run(["create", "--email", "lee@example.com", "--name", "Lee", "--password-stdin"], input: "password")
+        #expect(common.status == 1 && common.stderr == "gatehouse: This password is too common. Please choose another.\n")
+        #expect(try await run(["create", "--email", "lee@example.com", "--name", "Lee", "--password-stdin"], input: "a fine long passphrase").status == 0)
+        let reset = try await run(["set-password", "--email", "lee@example.com", "--password-stdin"], input: "password")
+        #expect(reset.status == 1 && reset.stderr == "gatehouse: This password is too common. Please choose another.\n")
+        let update = try await run(["update", "--email", "lee@example.com", "--password-stdin"], input: "password123")
+        #expect(update.status == 1)
+        let allowed = try await run(["set-password", "--email", "lee@example.com", "--password-stdin", "--allow-weak-password"], input: "password")
+        #expect(allowed.status == 0)
+    }
+
     @Test func aPhoneAccountNeedsNoEmailOrPasswordAndIsListedWithItsNumber() async throws {
         let directory = try CLIProcess.temporaryDirectory()
         func run(_ arguments: [String]) async throws -> CLIProcess.Result {

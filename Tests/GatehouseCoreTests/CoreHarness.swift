@@ -92,7 +92,7 @@ struct CoreHarness {
             phone = nil
         }
         pipeline = SignInPipeline(context: context, tokens: tokens, verifiers: verifiers)
-        let administration = UserAdministration(repository: repository, numbers: IndianMobiles(), hasher: hasher, clock: { clock.now })
+        let administration = UserAdministration(repository: repository, numbers: IndianMobiles(), hasher: hasher, clock: { clock.now }, passwordPolicy: nil)
         user = try await administration.create(email: Self.email, name: "Demo User", password: Self.password)
     }
 

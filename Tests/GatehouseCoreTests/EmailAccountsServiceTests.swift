@@ -33,6 +33,11 @@ import Testing
             await #expect(throws: GatehouseError.codeRejected(.exhausted)) {
                 try await core.pipeline.signIn(.emailLink(.code(email: address, code: wrong)), from: CoreHarness.client)
             }
+            // Five wrong codes are a failure streak like five wrong passwords: the next try waits.
+            await #expect(throws: GatehouseError.rateLimited(retryAfter: 1)) {
+                try await core.pipeline.signIn(.emailLink(.code(email: address, code: code)), from: CoreHarness.client)
+            }
+            core.clock.advance(1)
             // Burned: even the right code no longer works.
             await #expect(throws: GatehouseError.codeRejected(.exhausted)) {
                 try await core.pipeline.signIn(.emailLink(.code(email: address, code: code)), from: CoreHarness.client)
@@ -86,6 +91,25 @@ import Testing
             await #expect(throws: GatehouseError.featureNotOffered(.passwordReset)) {
                 try await core.pipeline.signIn(.emailLink(.token("ghm_x")), from: CoreHarness.client)
             }
+        }
+    }
+
+    /// Issue 35, point 17: one recipient domain may take only its share of the hourly mail
+    /// budget, so a flood of requests for one domain's addresses leaves the rest for others.
+    @Test func S17_oneRecipientDomainTakesOnlyItsShareOfTheMailBudget() async throws {
+        try await CoreHarness.with({ $0.settings.mail.mailsPerDomainPerHour = 2 }) { core in
+            for name in ["a", "b", "c"] {
+                _ = try await core.accounts.signUp(
+                    email: "\(name)@flood.example", password: "correct horse battery", name: "Flood", from: CoreHarness.client
+                )
+            }
+            _ = try await core.accounts.signUp(email: "d@other.example", password: "correct horse battery", name: "Other", from: CoreHarness.client)
+            let results = { core.events.all.compactMap { if case .messageSent(_, _, _, let result) = $0 { result } else { nil } } }
+            for _ in 0..<500 where results().count < 4 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(results().sorted { $0.rawValue < $1.rawValue } == [.dropped, .sent, .sent, .sent])
+            #expect(try await core.outbox.mails(to: "d@other.example").count == 1, "another domain's mail still goes")
+            let flood = core.outbox.all.filter { if case .email(let mail) = $0 { mail.to.hasSuffix("@flood.example") } else { false } }
+            #expect(flood.count == 2)
         }
     }
 }

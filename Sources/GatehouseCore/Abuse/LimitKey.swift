@@ -35,6 +35,10 @@ package enum LimitKey: Sendable, Hashable {
     case mailBudget
     /// Passkey challenges asked for from one client address.
     case passkeyChallenges(String)
+    /// Code tries on one recipient's mails (a keyed reference) in the day.
+    case mailCodeGuesses(recipient: String)
+    /// Mail to one recipient domain this hour: its share of the budget.
+    case mailDomain(String)
 
     package var storageKey: String {
         switch self {
@@ -53,6 +57,8 @@ package enum LimitKey: Sendable, Hashable {
         case .mailRecipient(let purpose, let recipient): "mail-to:\(purpose):\(recipient)"
         case .mailBudget: "mail-global"
         case .passkeyChallenges(let address): "passkey-challenges:\(address)"
+        case .mailCodeGuesses(let recipient): "mail-code-day:\(recipient)"
+        case .mailDomain(let domain): "mail-domain:\(domain)"
         }
     }
 }
@@ -75,6 +81,8 @@ extension LimitKey {
         case .mailRecipient: .mailRecipient
         case .mailBudget: .mailBudget
         case .passkeyChallenges: .passkeyChallenges
+        case .mailCodeGuesses: .mailCodeGuesses
+        case .mailDomain: .mailDomain
         }
     }
 

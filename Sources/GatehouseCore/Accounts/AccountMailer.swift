@@ -42,6 +42,7 @@ package struct AccountMailer: Sendable {
             channel: .email, throttles: throttles, budget: .mailBudget, perHour: policy.mailsPerHour, overBudgetResult: .dropped,
             sender: sender, references: references, logger: logger
         )
+        dispatch.sharePerHour = policy.domainShare
         self.deliveries = deliveries
         self.policy = policy
         self.appName = appName
@@ -67,13 +68,29 @@ package struct AccountMailer: Sendable {
     }
 
     /// The per-address limit, then one mail of this purpose to this recipient a minute; counted
-    /// alike whether or not the address has an account.
+    /// alike whether or not the address has an account, and each refusal audited.
     package func admit(recipient email: String, purpose: OneTimeSecretPurpose, from client: ClientInfo, now: Date) async throws {
-        try await throttles.admit(.mailAddress(client.address), maximum: policy.mailsPerAddressPerHour, per: 3600, at: now)
         let recipient = references.reference(for: "email:\(email)")
-        try await throttles.admit(
-            .mailRecipient(purpose: purpose.rawValue, recipient: recipient), maximum: 1, per: TimeInterval(policy.recipientInterval), at: now
+        try await admitAudited(.mailAddress(client.address), maximum: policy.mailsPerAddressPerHour, per: 3600, account: recipient, client, now)
+        try await admitAudited(
+            .mailRecipient(purpose: purpose.rawValue, recipient: recipient), maximum: 1, per: TimeInterval(policy.recipientInterval),
+            account: recipient, client, now
         )
+    }
+
+    /// One limit whose refusal leaves an audit row naming the limit and the recipient's reference.
+    package func admitAudited(
+        _ key: LimitKey, maximum: Int, per window: TimeInterval, account: String?, _ client: ClientInfo, _ now: Date
+    ) async throws {
+        do {
+            try await throttles.admit(key, maximum: maximum, per: window, at: now)
+        } catch GatehouseError.rateLimited(let wait) {
+            dispatch.events?.record(
+                .requestThrottled(account: account, limit: key.kind), at: now, address: client.address,
+                device: DeviceLabel.make(userAgent: client.userAgent)
+            )
+            throw GatehouseError.rateLimited(retryAfter: wait)
+        }
     }
 
     /// Stores a new secret for `email` (replacing its older one) and returns its token and code.
@@ -81,7 +98,7 @@ package struct AccountMailer: Sendable {
         let token = RefreshToken.generate(prefix: "ghm_")
         let code = OneTimeCode.generate(length: 6)
         let id = RefreshToken.hash(token)
-        let lifetime = purpose == .passwordReset ? policy.resetLifetime : policy.verificationLifetime
+        let lifetime = purpose == .emailVerification ? policy.verificationLifetime : policy.resetLifetime
         try await secrets.putSecret(OneTimeSecret(
             purpose: purpose, id: id, target: email, secretMAC: self.code.mac(id: id, code: code),
             data: try JSONEncoder().encode(MailSecretFields(userID: userID, email: email)), createdAt: now,
@@ -90,23 +107,48 @@ package struct AccountMailer: Sendable {
         return IssuedMailSecret(token: token, code: code)
     }
 
+    /// Stores a secret for an address that gets no mail (no account, or nothing to verify), so
+    /// that it answers wrong codes exactly as a mailed one does, with its own tries, and its
+    /// request did the same writes. Nobody knows its code or token, and it names no account.
+    package func issueDecoy(_ purpose: OneTimeSecretPurpose, email: String, now: Date) async throws {
+        _ = try await issue(purpose, userID: "", email: email, now: now)
+    }
+
     /// The account a link or code was issued for, consuming it; every code try is counted first.
     package func redeem(_ purpose: OneTimeSecretPurpose, _ proof: MailProof, now: Date) async throws -> MailSecretFields {
-        let secret: OneTimeSecret?
+        try await consume(try await check(purpose, proof, now: now), now: now)
+    }
+
+    /// The live secret a link or code proves, without spending it: a token must name an unused,
+    /// unexpired secret; a code first passes the recipient's daily cap, then counts one try on
+    /// its address's secret, then must match.
+    package func check(_ purpose: OneTimeSecretPurpose, _ proof: MailProof, now: Date) async throws -> OneTimeSecret {
         switch proof {
         case .token(let token):
-            secret = try await secrets.consumeSecret(purpose, id: RefreshToken.hash(token), at: now, unexpiredAt: now)
+            guard let secret = try await secrets.secret(purpose, id: RefreshToken.hash(token)), secret.consumedAt == nil, now < secret.expiresAt
+            else { throw GatehouseError.linkExpired }
+            return secret
         case .code(let email, let text):
-            guard let current = try await secrets.secret(purpose, target: EmailAddress.normalized(email)) else { throw GatehouseError.codeRejected(.expired) }
+            let address = EmailAddress.normalized(email)
+            try await throttles.admit(
+                .mailCodeGuesses(recipient: references.reference(for: "email:\(address)")), maximum: policy.codeGuessesPerDay, per: 86400,
+                at: now
+            )
+            guard let current = try await secrets.secret(purpose, target: address) else { throw GatehouseError.codeRejected(.expired) }
             guard let claimed = try await secrets.claimAttempt(purpose, id: current.id, maximum: policy.codeAttempts, now: now) else {
                 throw code.unclaimable(consumed: current.consumedAt != nil, expiresAt: current.expiresAt, attempts: current.attempts, now: now)
             }
             guard code.matches(text, id: claimed.id, mac: claimed.secretMAC) else { throw code.wrongCode(attempts: claimed.attempts) }
-            secret = try await secrets.consumeSecret(purpose, id: claimed.id, at: now, unexpiredAt: now)
+            return claimed
         }
-        guard let secret, let fields = try? JSONDecoder().decode(MailSecretFields.self, from: secret.data) else {
-            throw GatehouseError.linkExpired
-        }
+    }
+
+    /// Spends a secret ``check(_:_:now:)`` returned, atomically: one caller gets its account, a
+    /// racing one (or a decoy's) gets an expired link.
+    package func consume(_ secret: OneTimeSecret, now: Date) async throws -> MailSecretFields {
+        guard let spent = try await secrets.consumeSecret(secret.purpose, id: secret.id, at: now, unexpiredAt: now),
+              let fields = try? JSONDecoder().decode(MailSecretFields.self, from: spent.data), !fields.userID.isEmpty
+        else { throw GatehouseError.linkExpired }
         return fields
     }
 
@@ -117,27 +159,32 @@ package struct AccountMailer: Sendable {
         case .signUp, .verify: (.mailVerifySubject, .mailVerifyBody, .mailVerifyAction)
         case .recovery: (.mailResetSubject, .mailResetBody, .mailResetAction)
         case .existingAccount: (.mailExistingSubject, .mailExistingBody, .signInLink)
+        case .reauthentication: (.mailReauthSubject, .mailReauthBody, .mailReauthSubject)
         }
         let link: String? = switch action {
         case .signUp, .verify: secret.map { "\(publicURL)/verify-email?token=\($0.token)" }
         case .recovery: secret.map { "\(publicURL)/reset-password?token=\($0.token)" }
         case .existingAccount: "\(publicURL)/login"
+        case .reauthentication: nil
         }
         return EmailMessage(
             action: action, to: email, link: link, code: secret?.code, token: secret?.token,
             secondaryLink: action == .existingAccount ? "\(publicURL)/forgot-password" : nil,
             secondaryLabel: action == .existingAccount ? messages.text(.forgotPassword) : nil, appName: appName,
             subject: messages.text(subject, values), body: messages.text(body, values), actionLabel: messages.text(label, values),
-            codeLine: secret == nil ? nil : messages.text(.mailCodeLine, values), footer: messages.text(.mailIgnore, values),
+            codeLine: secret == nil || action == .reauthentication ? nil : messages.text(.mailCodeLine, values), footer: messages.text(.mailIgnore, values),
             siteURL: publicURL
         )
     }
 
     /// Queues a mail: the hourly budget and the sender's retries run after the answer; a mail
     /// past the budget, or one that fails, is logged (address redacted) and counted, never answered.
-    package func send(_ message: EmailMessage, now: Date) {
+    package func send(_ message: EmailMessage, for client: ClientInfo?, now: Date) {
         let job: DeliveryQueue.Job = { [dispatch, logger] in
-            let outcome = await dispatch.dispatch(.email(message), to: message.to, purpose: message.action.purpose, now: now)
+            let outcome = await dispatch.dispatch(
+                .email(message), to: message.to, purpose: message.action.purpose,
+                share: EmailAddress.domain(of: message.to).map(LimitKey.mailDomain), address: client?.address, now: now
+            )
             guard case .failed(let reason) = outcome else { return }
             logger.error("Mail not sent", metadata: [
                 "mail.to": "\(Self.redacted(message.to))", "mail.action": "\(message.action.rawValue)", "error": "\(reason)",

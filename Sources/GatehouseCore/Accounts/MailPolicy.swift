@@ -14,6 +14,15 @@ public struct MailPolicy: Sendable, Equatable {
     public var recipientInterval = 60
     /// Mails the whole service sends per hour; past it mail is dropped and logged.
     public var mailsPerHour = 1000
+    /// Mails one recipient domain may take of the hourly budget, so a flood of requests for
+    /// one domain's addresses cannot spend the mail everyone else is waiting for; half the
+    /// budget when not set (a big webmail domain may well be most of an app's people).
+    public var mailsPerDomainPerHour: Int?
+    /// The share in force.
+    package var domainShare: Int { mailsPerDomainPerHour ?? max(1, mailsPerHour / 2) }
+    /// Code tries on one address's mails per day, whatever the mails (each new mail brings
+    /// ``codeAttempts`` more, up to this).
+    public var codeGuessesPerDay = 20
     /// Seconds a verification link or code lives (24 hours).
     public var verificationLifetime = 24 * 3600
     /// Seconds a reset link or code lives (30 minutes).

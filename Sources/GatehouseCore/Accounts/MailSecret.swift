@@ -5,6 +5,11 @@ extension OneTimeSecretPurpose {
     public static let emailVerification = Self(rawValue: "email_verify")
     /// A mailed link and code that reset a password; its target is the address.
     public static let passwordReset = Self(rawValue: "password_reset")
+    /// A code mailed to a signed-in person to confirm a password change (GoTrue's `nonce`).
+    public static let reauthentication = Self(rawValue: "reauthentication")
+    /// A recovery link's session, which may set the password once without another proof; its
+    /// id and target are the session's id.
+    public static let recoverySession = Self(rawValue: "recovery_session")
 }
 
 /// What a person presents from an account mail: the link's token, or the address and the code.

@@ -73,6 +73,10 @@ extension AuditEntry {
             (kind, self.userID, details) = (.identityLinked, userID, ["provider": provider.rawValue])
         case .identityUnlinked(let userID, let provider):
             (kind, self.userID, details) = (.identityUnlinked, userID, ["provider": provider.rawValue])
+        case .requestThrottled(let account, let limit):
+            (kind, self.account, details) = (.requestThrottled, account, ["limit": limit.rawValue])
+        case .signUpOfExistingAccount(let userID): (kind, self.userID) = (.signUpOfExistingAccount, userID)
+        case .passwordChangeRefused(let userID): (kind, self.userID) = (.passwordChangeRefused, userID)
         case .administered(let actor, let action, let userID): (kind, self.userID, self.actor) = (action.auditType, userID, actor.rawValue)
         }
         type = kind.rawValue

@@ -146,3 +146,13 @@ public enum RefreshFailure: Sendable {
         }
     }
 }
+
+extension GatehouseError {
+    /// Whether this refuses a one-time code or mail link as wrong, used up, expired or unknown:
+    /// what the pipeline counts like a wrong password.
+    package var isSpentOrWrongSecret: Bool {
+        if case .codeRejected = self { return true }
+        if case .linkExpired = self { return true }
+        return false
+    }
+}

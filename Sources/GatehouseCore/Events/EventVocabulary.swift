@@ -41,6 +41,7 @@ public enum MessagePurpose: String, Sendable, Equatable, CaseIterable {
     case verify = "email"
     case recovery
     case existingAccount = "existing_account"
+    case reauthentication
 }
 
 /// Which limit refused an attempt: the `limit` of `sign_in.throttled` rows and of
@@ -60,6 +61,8 @@ public enum LimitKind: String, Sendable, Equatable, CaseIterable {
     case mailRecipient = "mail_recipient"
     case mailBudget = "mail_budget"
     case passkeyChallenges = "passkey_challenges"
+    case mailCodeGuesses = "mail_code_guesses"
+    case mailDomain = "mail_domain"
     /// The hashing queue was full (503, not a 429).
     case hashingQueue = "hashing_queue"
 }
@@ -130,4 +133,7 @@ public enum AuditEventType: String, Sendable, Equatable, CaseIterable {
     case adminBan = "admin.ban"
     case adminUnban = "admin.unban"
     case adminSetPassword = "admin.set_password"
+    case requestThrottled = "request.throttled"
+    case signUpOfExistingAccount = "account.sign_up_existing"
+    case passwordChangeRefused = "password.change_refused"
 }

@@ -33,6 +33,13 @@ public enum SecurityEvent: Sendable, Equatable {
     case identityLinked(userID: String, provider: IdentityProvider)
     /// An external identity was unlinked from an account.
     case identityUnlinked(userID: String, provider: IdentityProvider)
+    /// A request other than a sign-in (a mail, a sign-up) was refused by `limit`; `account` is
+    /// the recipient's keyed reference where there is one.
+    case requestThrottled(account: String?, limit: LimitKind)
+    /// Someone signed up with an address that has an account; its owner was mailed.
+    case signUpOfExistingAccount(userID: String)
+    /// A signed-in person's password change named a wrong current password.
+    case passwordChangeRefused(userID: String)
     /// An operator did something to an account: `actor` says who (`cli:alice`, `service_role`),
     /// `action` what (`create`, `update`, `delete`, `lock`, `unlock`, `ban`, `set_password`, …).
     case administered(actor: AuditActor, action: AdminAction, userID: String)
@@ -43,6 +50,10 @@ public enum SignInRefusal: String, Sendable, Equatable {
     case invalidCredentials = "invalid_credentials"
     case accountLocked = "account_locked"
     case emailNotVerified = "email_not_verified"
+    /// A mailed or texted code that was wrong, used up or expired.
+    case invalidCode = "invalid_code"
+    /// A mail's link that was unknown, used or expired.
+    case linkExpired = "link_expired"
 }
 
 /// Where the pipeline reports each ``SecurityEvent``: the audit log (issue 24) is one sink.

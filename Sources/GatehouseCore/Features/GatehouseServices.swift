@@ -52,3 +52,8 @@ public struct GatehouseServices: Sendable {
         return providers
     }
 }
+
+extension GatehouseServices {
+    /// The new-password policy sign-up and reset apply, for operators' passwords to pass too.
+    package var passwordPolicy: PasswordPolicy { pipeline.context.passwords }
+}

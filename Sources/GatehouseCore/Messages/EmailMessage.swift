@@ -16,6 +16,8 @@ public struct EmailMessage: Sendable, Equatable, Codable {
         case recovery
         /// Someone signed up with an address that already has an account.
         case existingAccount = "existing_account"
+        /// A code confirming a signed-in person's password change.
+        case reauthentication
 
         /// What the audit log says the mail was for.
         public var purpose: MessagePurpose {
@@ -24,6 +26,7 @@ public struct EmailMessage: Sendable, Equatable, Codable {
             case .verify: .verify
             case .recovery: .recovery
             case .existingAccount: .existingAccount
+            case .reauthentication: .reauthentication
             }
         }
     }

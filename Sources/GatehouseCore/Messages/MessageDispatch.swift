@@ -31,6 +31,8 @@ package struct MessageDispatch: Sendable {
     package let logger: Logger
     package var metrics: any MetricsFactory = MetricsSystem.factory
     package var events: (any EventSink)?
+    /// What one share (a recipient domain) may take of the hourly budget; `Int.max` for no shares.
+    package var sharePerHour = Int.max
 
     package init(
         channel: MessageChannel, throttles: any ThrottleRepository, budget: LimitKey, perHour: Int, overBudgetResult: MessageResult,
@@ -56,14 +58,31 @@ package struct MessageDispatch: Sendable {
         return counter.wait(window: 3600, now: now)
     }
 
+    /// Counts one message against its share of the hourly budget: `nil` when it may go, else the wait.
+    package func spendShare(_ share: LimitKey, now: Date) async throws -> Int? {
+        let counter = try await throttles.hit(share, window: 3600, at: now)
+        guard counter.count > sharePerHour else { return nil }
+        if counter.count == sharePerHour + 1 {
+            logger.warning("One share of the message budget is spent; its messages are not sent this hour", metadata: [
+                "channel": "\(channel.rawValue)", "limit": "\(share.kind.rawValue)", "share": "\(sharePerHour)",
+            ])
+        }
+        Counter(label: "gatehouse_throttled_total", dimensions: [("limit", share.kind.rawValue)], factory: metrics).increment()
+        return counter.wait(window: 3600, now: now)
+    }
+
     /// Sends one message to `recipient` (the address or number its reference is made from):
-    /// budget (unless already spent), sender, count, report.
+    /// its share of the budget, the budget (unless already spent), sender, count, report.
+    /// - Parameter address: the client address whose request caused it, for the audit row.
     package func dispatch(
-        _ message: OutgoingMessage, to recipient: String, purpose: MessagePurpose, budgetSpent: Bool = false, now: Date
+        _ message: OutgoingMessage, to recipient: String, purpose: MessagePurpose, share: LimitKey? = nil, budgetSpent: Bool = false,
+        address: String? = nil, now: Date
     ) async -> Outcome {
         let outcome: Outcome
         do {
-            if !budgetSpent, let wait = try await spendBudget(now: now) {
+            if let share, let wait = try await spendShare(share, now: now) {
+                outcome = .overBudget(retryAfter: wait)
+            } else if !budgetSpent, let wait = try await spendBudget(now: now) {
                 outcome = .overBudget(retryAfter: wait)
             } else {
                 guard let sender else { throw DeliveryError("no \(channel.rawValue) sender is configured") }
@@ -82,7 +101,7 @@ package struct MessageDispatch: Sendable {
             .increment()
         events?.record(
             .messageSent(account: references.reference(for: recipient), channel: channel, purpose: purpose, result: result),
-            at: now, address: nil, device: nil
+            at: now, address: address, device: nil
         )
         return outcome
     }

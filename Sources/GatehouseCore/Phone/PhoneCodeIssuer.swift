@@ -89,7 +89,7 @@ package struct PhoneCodeIssuer: Sendable {
     /// without get the same answer in the same time, and a failure is logged, never answered.
     /// Otherwise it is sent inside the request, and a failure is 503 `sms_unavailable`.
     package func issue(
-        to phone: PhoneNumber, purpose: PhoneCodePurpose, name: String?, deliver: Bool, now: Date
+        to phone: PhoneNumber, purpose: PhoneCodePurpose, name: String?, deliver: Bool, address: String? = nil, now: Date
     ) async throws -> PhoneCodeSent {
         let queued = policy.silentAccountCheck && deliveries != nil
         if deliver, !queued, let wait = try await dispatch.spendBudget(now: now) { throw GatehouseError.smsUnavailable(retryAfter: wait) }
@@ -104,9 +104,9 @@ package struct PhoneCodeIssuer: Sendable {
             let message = SMSMessage.code(code, to: phone.e164, policy: policy)
             if queued, let deliveries {
                 // Its failure is logged and counted by `send`; no one is waiting for the answer.
-                deliveries.enqueue { [self] in try? await send(message, id: id, now: now) }
+                deliveries.enqueue { [self] in try? await send(message, id: id, address: address, now: now) }
             } else {
-                try await send(message, id: id, now: now, budgetSpent: true)
+                try await send(message, id: id, address: address, now: now, budgetSpent: true)
             }
         }
         return PhoneCodeSent(
@@ -117,8 +117,8 @@ package struct PhoneCodeIssuer: Sendable {
 
     /// Sends one code through the shared step; a code that could not be sent is deleted, so a
     /// new one can be asked for at once, and the failure is logged with the number redacted.
-    private func send(_ message: SMSMessage, id: String, now: Date, budgetSpent: Bool = false) async throws {
-        switch await dispatch.dispatch(.sms(message), to: message.to, purpose: .code, budgetSpent: budgetSpent, now: now) {
+    private func send(_ message: SMSMessage, id: String, address: String?, now: Date, budgetSpent: Bool = false) async throws {
+        switch await dispatch.dispatch(.sms(message), to: message.to, purpose: .code, budgetSpent: budgetSpent, address: address, now: now) {
         case .sent:
             return
         case .overBudget(let wait):

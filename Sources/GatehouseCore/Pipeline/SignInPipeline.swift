@@ -45,7 +45,7 @@ public final class SignInPipeline: Sendable {
         }
         return SignIn(
             grant: try await self.grant(user: admitted.user, session: session, refreshToken: refresh), deviceToken: admitted.deviceToken,
-            isNewUser: admitted.isNewUser
+            sessionID: session.id, isNewUser: admitted.isNewUser
         )
     }
 
@@ -79,6 +79,16 @@ public final class SignInPipeline: Sendable {
             ])
             context.report(.signInRefused(account: attempt.account, method: grant.method, reason: .invalidCredentials), client: client)
             throw GatehouseError.passkeyRejected(failure)
+        } catch let error as GatehouseError where error.isSpentOrWrongSecret {
+            // A wrong, spent or unknown code or link counts like a wrong password, and is audited.
+            try await limiter.recordFailure(attempt, now: now)
+            let reason: SignInRefusal = if case .linkExpired = error { .linkExpired } else { .invalidCode }
+            logger.notice("Sign-in refused", metadata: [
+                "reason": "\(reason.rawValue)", "method": "\(grant.method.rawValue)", "account.ref": "\(attempt.account)",
+                "client.address": "\(client.address)",
+            ])
+            context.report(.signInRefused(account: attempt.account, method: grant.method, reason: reason), client: client)
+            throw error
         }
         guard let verified = outcome else {
             try await limiter.recordFailure(attempt, now: now)
@@ -154,6 +164,8 @@ public final class SignInPipeline: Sendable {
 package struct SignIn: Sendable {
     package let grant: TokenGrant
     package let deviceToken: String
+    /// The session the grant opened.
+    package let sessionID: String
     /// Whether the grant created the account (a first Google sign-in): the app shows its profile step.
     package var isNewUser = false
 }

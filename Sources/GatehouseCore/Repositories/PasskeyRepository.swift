@@ -23,6 +23,9 @@ public protocol PasskeyRepository: Sendable {
     /// judged inside the transaction with the account's row locked, so two removals that race
     /// cannot both pass.
     func deletePasskey(id: String, userID: String, keepingAWayIn: Bool) async throws -> Bool
+    /// Removes every passkey of the account and its user handle, in one transaction (a reset).
+    /// - Returns: the removed passkeys' ids.
+    func deletePasskeys(userID: String) async throws -> [String]
     /// Records a sign-in: the counter only grows, and the backup state and time are replaced.
     func recordPasskeyUse(credentialID: [UInt8], signCount: UInt32, backedUp: Bool, at date: Date) async throws
 }

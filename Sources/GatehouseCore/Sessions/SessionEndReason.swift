@@ -16,6 +16,8 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
     case accountLocked = "account_locked"
     /// The password was changed (or removed when a provider claimed an unverified account).
     case passwordChanged = "password_changed"
+    /// A reset mail was used: every session ends, whether or not it set a password yet.
+    case accountRecovered = "account_recovered"
     /// The browser signed in again and its previous web session was replaced.
     case webSessionReplaced = "web_session_replaced"
     /// A web session unused for longer than its idle timeout.
@@ -41,8 +43,8 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
         switch self {
         case .refreshTokenReused: .reused
         case .accountLocked, .banned: .accountLocked
-        case .logoutLocal, .logoutGlobal, .logoutOthers, .passwordChanged, .webSessionReplaced, .idleTimeout, .signedOutFromDeviceList,
-             .endedByOperator:
+        case .logoutLocal, .logoutGlobal, .logoutOthers, .passwordChanged, .accountRecovered, .webSessionReplaced, .idleTimeout,
+             .signedOutFromDeviceList, .endedByOperator:
             .sessionRevoked
         }
     }

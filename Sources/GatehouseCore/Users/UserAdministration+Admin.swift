@@ -38,7 +38,7 @@ extension UserAdministration {
         if let email { identities.append(.init(provider: .email, subject: try checkedEmail(email), verified: emailConfirmed)) }
         if let phone { identities.append(.init(provider: .phone, subject: try e164(phone), verified: phoneConfirmed)) }
         guard !identities.isEmpty else { throw AdministrationError.invalidEmail("An email or a phone is required") }
-        if let password { try checkPassword(password) }
+        if let password { try await checkNewPassword(password) }
         var passwordHash: String?
         if let password { passwordHash = try await hasher.hash(password) }
         let account = NewAccount(name: try Self.checked(name), identities: identities, passwordHash: passwordHash)
@@ -54,7 +54,7 @@ extension UserAdministration {
     public func update(_ selector: AccountSelector, with change: AccountChange) async throws -> UserRecord {
         var user = try await account(selector)
         let now = clock()
-        if let password = change.password { try checkPassword(password) }
+        if let password = change.password { try await checkNewPassword(password) }
         if let name = change.name {
             user.personName = try Self.checked(name)
             try await users.updateUser(user)
@@ -135,11 +135,5 @@ extension UserAdministration {
         let text = phone.first == "+" || phone.first?.isNumber == false ? phone : "+" + phone
         guard let number = numbers.parse(text, region: ""), number.isValid else { throw AdministrationError.invalidPhone(phone) }
         return number.e164
-    }
-
-    private func checkPassword(_ password: String) throws {
-        if let issue = rules.validatePassword(password) {
-            throw AdministrationError.invalidPassword(issue.message(for: .password, in: MessageCatalogue()))
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import LoginCore
 
 /// Account management for operators: create, list, lock, unlock, delete, set a password.
@@ -16,6 +17,9 @@ public struct UserAdministration: Sendable {
     package let events: (any EventSink)?
     /// Who is administering: `cli:<user>` for the CLI, `service_role` for the admin API.
     package let actor: AuditActor
+    /// The new-password policy sign-up and reset apply (length, common list, breach check);
+    /// `nil` only where an operator asked for a weak password on purpose (demo and test data).
+    package var passwordPolicy: PasswordPolicy?
 
     /// Creates an administration over a repository.
     /// - Parameters:
@@ -25,11 +29,13 @@ public struct UserAdministration: Sendable {
     ///   - rules: the email and password rules; seed 000's by default.
     ///   - clock: the time stamps' source.
     ///   - events: where every change is reported, with `actor` as who made it.
+    ///   - passwordPolicy: what a new password must pass; `nil` for shape only.
     package init(
         repository: some UserRepository & SessionRepository, numbers: any PhoneNumberReader, hasher: PasswordHasher = PasswordHasher(),
         rules: FieldRules = FieldRules(), clock: @escaping @Sendable () -> Date = { Date() }, events: (any EventSink)? = nil,
-        actor: AuditActor = .cli
+        actor: AuditActor = .cli, passwordPolicy: PasswordPolicy? = PasswordPolicy()
     ) {
+        self.passwordPolicy = passwordPolicy
         self.events = events
         self.actor = actor
         users = repository
@@ -55,7 +61,7 @@ public struct UserAdministration: Sendable {
             throw AdministrationError.invalidEmail(issue.message(for: .email, in: MessageCatalogue()))
         }
         let name = try Self.checked(name)
-        try check(password)
+        try await checkNewPassword(password)
         let account = NewAccount(
             name: name, identities: [.init(provider: .email, subject: normalized, verified: emailVerified)],
             passwordHash: try await hasher.hash(password)
@@ -144,7 +150,7 @@ public struct UserAdministration: Sendable {
 
     /// Replaces a password and ends every session signed in with the old one (seed 001 edge case).
     public func setPassword(_ password: String, account selector: AccountSelector) async throws {
-        try check(password)
+        try await checkNewPassword(password)
         let user = try await account(selector)
         let changedAt = clock()
         try await users.setPassword(userID: user.id, hash: try await hasher.hash(password), at: changedAt)
@@ -194,9 +200,16 @@ public struct UserAdministration: Sendable {
         return user
     }
 
-    private func check(_ password: String) throws {
+    /// The shape rules, then the one new-password policy: what an operator sets passes what a
+    /// person choosing it at sign-up or reset would have to.
+    package func checkNewPassword(_ password: String) async throws {
         if let issue = rules.validatePassword(password) {
             throw AdministrationError.invalidPassword(issue.message(for: .password, in: MessageCatalogue()))
+        }
+        do {
+            try await passwordPolicy?.check(password, logger: Logger(label: "gatehouse.admin"))
+        } catch GatehouseError.passwordRejected(let rejection) {
+            throw AdministrationError.invalidPassword(rejection.message)
         }
     }
 }

@@ -61,9 +61,9 @@ extension GatehouseServices {
             login: configuration.login, publicURL: publicURL, logger: logger
         )
         mail?.dispatch.events = configuration.events
-        let accounts = EmailAccounts(context: context, mail: mail)
         let passkeys = RelyingParty(publicURL: publicURL, name: configuration.login.appName, extraOrigins: configuration.passkeyOrigins)
             .map { PasskeyService(context: context, store: PasskeyStore(party: $0, repository: repository), throttles: repository) }
+        let accounts = EmailAccounts(context: context, mail: mail, recovery: [passkeys].compactMap { $0 })
         var verifiers: [any GrantVerifier] = [accounts]
         if let phone { verifiers.append(phone) }
         if let providers { verifiers.append(providers) }

@@ -51,7 +51,7 @@ public func buildRouter(
     if let serviceRoleKey = configuration.serviceRoleKey {
         let admin = UserAdministration(
             repository: repository, numbers: LibPhoneNumber(), hasher: composition.hasher, rules: configuration.login.rules,
-            clock: configuration.clock, events: configuration.events, actor: .serviceRole
+            clock: configuration.clock, events: configuration.events, actor: .serviceRole, passwordPolicy: services.passwordPolicy
         )
         GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey).addRoutes(to: router)
     }

@@ -125,6 +125,8 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case mailExistingSubject
     case mailExistingBody
     case mailCodeLine
+    case mailReauthSubject
+    case mailReauthBody
     case mailIgnore
     // Passkeys and seed 003's biometric offer.
     case biometricOfferTitle
@@ -286,11 +288,13 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .mailVerifyBody: "Welcome to {app}. Please confirm that this is your email address."
         case .mailVerifyAction: "Verify email"
         case .mailResetSubject: "Reset your {app} password"
-        case .mailResetBody: "Someone asked to reset the password of your {app} account. If it was you, choose a new one."
+        case .mailResetBody: "Someone asked to reset the password of your {app} account. If it was you, choose a new one. A reset signs you out everywhere and removes your passkeys, so that nobody who had your old password keeps a way in; you can add them again after."
         case .mailResetAction: "Reset password"
         case .mailExistingSubject: "You already have a {app} account"
         case .mailExistingBody: "Someone tried to sign up to {app} with this email address, which already has an account. Sign in, or reset your password if you forgot it."
         case .mailCodeLine: "Or enter this code: {code}"
+        case .mailReauthSubject: "Confirm it's you on {app}"
+        case .mailReauthBody: "Someone signed in to your {app} account asked to change its password. To confirm it was you, enter this code: {code}"
         case .mailIgnore: "If you did not ask for this, you can ignore this email."
         default: passkeyDefaultText
         }

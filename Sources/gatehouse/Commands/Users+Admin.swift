@@ -47,6 +47,8 @@ extension Gatehouse.Users {
         @Flag(help: "Mark the (new) email verified.") var verifyEmail = false
         @Flag(help: "Mark the (new) phone verified.") var verifyPhone = false
         @Flag(help: "Read a new password from standard input (ends the account's sessions).") var passwordStdin = false
+        @Flag(help: "Accept a password the sign-up policy refuses (too short or too common), for demo and test data.")
+        var allowWeakPassword = false
 
         func validate() throws {
             if newEmail == nil, newPhone == nil, name == nil, !verifyEmail, !verifyPhone, !passwordStdin {
@@ -60,7 +62,9 @@ extension Gatehouse.Users {
                 email: newEmail, phone: newPhone, password: password, name: name.map(PersonName.init(full:)),
                 emailConfirmed: verifyEmail ? true : nil, phoneConfirmed: verifyPhone ? true : nil
             )
-            let user = try await storage.withAdministration { try await $0.update(account.selector, with: change) }
+            let user = try await storage.withAdministration(weakPasswords: allowWeakPassword) {
+                try await $0.update(account.selector, with: change)
+            }
             print("Updated \(user.email ?? account.label) (\(user.id))")
         }
     }

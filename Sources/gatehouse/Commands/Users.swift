@@ -74,6 +74,8 @@ extension Gatehouse.Users {
         @Option(help: "The first name (instead of --name).") var firstName: String?
         @Option(help: "The last name (with --first-name).") var lastName: String?
         @Flag(help: "Read the password from standard input instead of prompting.") var passwordStdin = false
+        @Flag(help: "Accept a password the sign-up policy refuses (too short or too common), for demo and test data.")
+        var allowWeakPassword = false
         @Flag(help: "Mark the email as never verified (imported or self-registered accounts); a verified Google sign-in with it takes the account over.")
         var unverifiedEmail = false
 
@@ -103,7 +105,7 @@ extension Gatehouse.Users {
             }
             let email = email ?? ""
             let password = try PasswordInput.read(fromStandardInput: passwordStdin, confirm: true)
-            let user = try await storage.withAdministration {
+            let user = try await storage.withAdministration(weakPasswords: allowWeakPassword) {
                 try await $0.create(email: email, name: personName, password: password, emailVerified: !unverifiedEmail)
             }
             print("Created \(user.email ?? email) (\(user.id))")
@@ -160,10 +162,12 @@ extension Gatehouse.Users {
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var account: AccountOptions
         @Flag(help: "Read the password from standard input instead of prompting.") var passwordStdin = false
+        @Flag(help: "Accept a password the sign-up policy refuses (too short or too common), for demo and test data.")
+        var allowWeakPassword = false
 
         func run() async throws {
             let password = try PasswordInput.read(fromStandardInput: passwordStdin, confirm: true)
-            try await storage.withAdministration { try await $0.setPassword(password, account: account.selector) }
+            try await storage.withAdministration(weakPasswords: allowWeakPassword) { try await $0.setPassword(password, account: account.selector) }
             print("Password changed for \(account.label); its sessions have ended")
         }
     }

@@ -57,7 +57,7 @@ struct ClientFixture {
     func administer(_ body: (UserAdministration) async throws -> Void) async throws {
         let database = try await SQLiteDatabase(path: server.databasePath, logger: Logger(label: "admin"))
         let clock = clock
-        try await body(UserAdministration(repository: SQLRepository(database: database.sql), numbers: LibPhoneNumber(), hasher: PasswordHasher(limits: .tests), clock: { clock.now }))
+        try await body(UserAdministration(repository: SQLRepository(database: database.sql), numbers: LibPhoneNumber(), hasher: PasswordHasher(limits: .tests), clock: { clock.now }, passwordPolicy: nil))
         try await database.close()
     }
 

@@ -64,7 +64,7 @@ struct Fixture {
         return try await Storage.with(try DatabaseLocation(databasePath), logger: Logger(label: "test")) { storage in
             try await storage.repository.migrate()
             let hasher = PasswordHasher(parameters: argon2, limits: Self.hashing)
-            return try await body(UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), hasher: hasher, clock: { clock.now }))
+            return try await body(UserAdministration(repository: storage.repository, numbers: LibPhoneNumber(), hasher: hasher, clock: { clock.now }, passwordPolicy: nil))
         }
     }
 

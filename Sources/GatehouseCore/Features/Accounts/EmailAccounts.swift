@@ -11,10 +11,13 @@ package struct EmailAccounts: Sendable {
     let context: ServiceContext
     /// Account mail, when the app sends any.
     let mail: AccountMailer?
+    /// The services whose credentials a reset ends (passkeys; second factors).
+    let recovery: [any RecoveryParticipant]
 
-    package init(context: ServiceContext, mail: AccountMailer?) {
+    package init(context: ServiceContext, mail: AccountMailer?, recovery: [any RecoveryParticipant] = []) {
         self.context = context
         self.mail = mail
+        self.recovery = recovery
     }
 
     var now: Date { context.now }
@@ -36,8 +39,8 @@ package struct EmailAccounts: Sendable {
         // The address limit before the password policy, whose breached-password check may ask
         // a range API over the network; the mail limits after it, so a refused password does
         // not cost the next try its one mail a minute.
-        try await context.limiter.throttles.admit(
-            .signUpAddress(client.address), maximum: settings.mail.signUpsPerAddressPerHour, per: 3600, at: now
+        try await mail.admitAudited(
+            .signUpAddress(client.address), maximum: settings.mail.signUpsPerAddressPerHour, per: 3600, account: nil, client, now
         )
         try await context.passwords.check(password, logger: context.logger)
         try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
@@ -48,12 +51,15 @@ package struct EmailAccounts: Sendable {
         do {
             let user = try await account.create(in: context.users, at: now)
             let secret = try await mail.issue(.emailVerification, userID: user.id, email: address, now: now)
-            mail.send(mail.compose(.signUp, to: address, secret: secret), now: now)
+            mail.send(mail.compose(.signUp, to: address, secret: secret), for: client, now: now)
             context.logger.info("Account signed up", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
             context.report(.signedUp(userID: user.id), client: client)
         } catch RepositoryError.duplicateIdentity {
-            mail.send(mail.compose(.existingAccount, to: address, secret: nil), now: now)
+            // The same write a new address's verification makes, so its code answers alike.
+            try await mail.issueDecoy(.emailVerification, email: address, now: now)
+            mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
             context.logger.info("Sign-up for an existing address; its owner was mailed", metadata: ["client.address": "\(client.address)"])
+            if let owner = try await context.users.user(email: address) { context.report(.signUpOfExistingAccount(userID: owner.id), client: client) }
         }
         return address
     }
@@ -66,7 +72,9 @@ package struct EmailAccounts: Sendable {
         try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
         if let user = try await context.users.user(email: address), try await !context.emailVerified(user) {
             let secret = try await mail.issue(.emailVerification, userID: user.id, email: address, now: now)
-            mail.send(mail.compose(.verify, to: address, secret: secret), now: now)
+            mail.send(mail.compose(.verify, to: address, secret: secret), for: client, now: now)
+        } else {
+            try await mail.issueDecoy(.emailVerification, email: address, now: now)
         }
         return address
     }

@@ -163,6 +163,17 @@ package struct PasskeyService: Sendable {
     }
 }
 
+extension PasskeyService: RecoveryParticipant {
+    /// A reset ends every passkey: the mail proved the address, not who added them.
+    package func accountRecovered(userID: String, from client: ClientInfo?) async throws -> Int {
+        let removed = try await store.credentials.deletePasskeys(userID: userID)
+        for id in removed {
+            context.report(.passkeyRemoved(userID: userID, passkeyID: id), address: client?.address, device: nil)
+        }
+        return removed.count
+    }
+}
+
 extension PasskeyService: GrantVerifier {
     package var kinds: [GrantKind] { [.passkey] }
 

@@ -78,7 +78,9 @@ package struct PhoneCodes: Sendable {
         case .signIn:
             break
         }
-        let sent = try await issuer.issue(to: number, purpose: purpose, name: name, deliver: deliver, now: now)
+        let sent = try await issuer.issue(
+            to: number, purpose: purpose, name: name, deliver: deliver, address: client.address, now: now
+        )
         context.logger.info("Phone code issued", metadata: [
             "purpose": "\(purpose.rawValue)", "sms.to": "\(PhoneLog.redacted(number.e164))", "delivered": "\(deliver)",
             "client.address": "\(client.address)",
