@@ -236,3 +236,51 @@ def test_I25_a_logout_password_change_or_lock_on_one_instance_is_refused_on_the_
     finally:
         cluster.cli("users", "unlock", "--email", EMAIL)
     assert login(one.url)[0] == 200
+
+
+def listener_backends(cluster):
+    """The PostgreSQL backends of the instances' session-change listeners (their last query is LISTEN)."""
+    output = subprocess.run(
+        ["psql", cluster.database, "-Atc",
+         "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND state = 'idle'"],
+        check=True, capture_output=True, text=True).stdout
+    return sorted(int(pid) for pid in output.split())
+
+
+def test_S2_a_frozen_listener_stops_its_instance_serving_from_memory_within_its_heartbeat_window(cluster):
+    """Issue 35, point 2: with every listener's backend frozen (SIGSTOP: a connection a NAT
+    dropped without a word), a logout through one instance is refused by the others once
+    their heartbeat window (3 s) passes, not after the token's 15 minutes; the listeners
+    reconnect by themselves, and changes reach every instance at once again."""
+    deadline = time.monotonic() + 15
+    while len(listener_backends(cluster)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    frozen = listener_backends(cluster)
+    assert len(frozen) == 3, frozen
+    grant = login(cluster.instances[0].url)[1]
+    for instance in cluster.instances:
+        for _ in range(2):  # the second answer comes from memory
+            assert call(instance.url + "/api/me", token=grant["access_token"])[0] == 200
+    for pid in frozen:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        assert call(cluster.instances[0].url + "/api/auth/logout", {}, token=grant["access_token"])[0] == 204
+        took = refused_everywhere_within(cluster, grant["access_token"], 5)
+        assert max(took.values()) >= 0, took
+        # Meanwhile new listeners (new backends) replaced the frozen ones.
+        deadline = time.monotonic() + 15
+        while len(set(listener_backends(cluster)) - set(frozen)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(set(listener_backends(cluster)) - set(frozen)) == 3, (listener_backends(cluster), frozen, subprocess.run(
+            ["psql", cluster.database, "-Atc", "SELECT pid, state, query FROM pg_stat_activity WHERE datname = current_database()"],
+            capture_output=True, text=True).stdout, cluster.log[-3000:])
+    finally:
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+    # Back to normal: a logout on one is refused on the others within 100 ms.
+    grant = login(cluster.instances[1].url)[1]
+    for instance in cluster.instances:
+        for _ in range(2):
+            assert call(instance.url + "/api/me", token=grant["access_token"])[0] == 200
+    assert call(cluster.instances[1].url + "/api/auth/logout", {}, token=grant["access_token"])[0] == 204
+    refused_everywhere_within(cluster, grant["access_token"], 0.1)

@@ -27,7 +27,9 @@ public struct SQLRepository: Sendable {
     public init(database: any SQLDatabase, sharedConnection: Bool = true, liveness: LiveSessionCache? = nil) {
         self.database = database
         gate = sharedConnection ? WriteGate() : nil
-        self.liveness = liveness ?? LiveSessionCache(live: sharedConnection)
+        self.liveness = liveness ?? (
+            sharedConnection ? LiveSessionCache(live: true) : LiveSessionCache(live: false, heartbeatWindow: SessionChangeFeed.heartbeatWindow)
+        )
     }
 
     /// Creates or upgrades the schema; safe to run on every start.

@@ -282,6 +282,7 @@ import Testing
             Self.accountsOn(fixture)(&$0)
             $0.mailPolicy.signUpsPerAddressPerHour = 2
             $0.mailPolicy.mailsPerHour = 3
+            $0.mailPolicy.mailsPerDomainPerHour = 3  // every address here is at example.com: this test is about the whole budget
         }
         try await fixture.test(limited) { client in
             for index in 0..<2 {

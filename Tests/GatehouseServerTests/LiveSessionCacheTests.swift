@@ -1,5 +1,6 @@
 @testable import GatehouseCore
 import Foundation
+import NIOConcurrencyHelpers
 import GatehouseModel
 import Testing
 
@@ -60,5 +61,45 @@ import Testing
         let cache = LiveSessionCache(live: true, capacity: 2)
         for index in 0..<3 { cache.keep(Self.principal("s\(index)"), readAt: cache.epoch) }
         #expect(cache.count == 1 && cache.principal(sessionID: "s2") != nil)
+    }
+
+    /// Issue 35, point 2: a listener that is connected but silent (its connection stalled) is
+    /// not trusted: past the heartbeat window the cache serves nothing, and a heartbeat (the
+    /// listener's own notification coming back) lets it serve again.
+    @Test func S2_withoutAHeartbeatInItsWindowTheCacheServesNothing() {
+        let clock = NanoClock()
+        let cache = LiveSessionCache(live: false, heartbeatWindow: .seconds(3), clock: clock.read)
+        cache.resume()
+        cache.keep(Self.principal("s1"), readAt: cache.epoch)
+        clock.advance(.milliseconds(2_900))
+        #expect(cache.principal(sessionID: "s1") != nil)
+        cache.heartbeat()
+        clock.advance(.milliseconds(2_900))
+        #expect(cache.principal(sessionID: "s1") != nil, "the heartbeat renewed the window")
+        clock.advance(.milliseconds(200))
+        #expect(cache.principal(sessionID: "s1") == nil && !cache.isLive, "no heartbeat for 3 s: nothing is served")
+        cache.heartbeat()
+        #expect(cache.principal(sessionID: "s1") != nil)
+    }
+
+    /// Issue 35, point 2: whatever the feed says, an entry is served at most `maximumAge` after its read.
+    @Test func S2_anEntryIsServedAtMostItsMaximumAgeAfterItsRead() {
+        let clock = NanoClock()
+        let cache = LiveSessionCache(live: true, maximumAge: .seconds(60), clock: clock.read)
+        cache.keep(Self.principal("s1"), readAt: cache.epoch)
+        clock.advance(.seconds(59))
+        #expect(cache.principal(sessionID: "s1") != nil)
+        clock.advance(.seconds(2))
+        #expect(cache.principal(sessionID: "s1") == nil && cache.count == 0)
+    }
+}
+
+/// A monotonic clock the test moves.
+final class NanoClock: Sendable {
+    private let now = NIOLockedValueBox<UInt64>(1_000_000_000)
+    var read: @Sendable () -> UInt64 { { [now] in now.withLockedValue { $0 } } }
+    func advance(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        now.withLockedValue { $0 += UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000) }
     }
 }
