@@ -11,7 +11,7 @@ import time
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import EMAIL, PASSWORD, Server
+from conftest import EMAIL, PASSWORD, Server, free_port
 from pages import banner_text, el, open_login, post_and_wait, type_into, wait_for
 from test_accessibility import axe_violations
 
@@ -20,7 +20,10 @@ NEW_PASSWORD = "a long and quiet river"
 
 @pytest.fixture(scope="module")
 def peated():
-    server = Server("002-peated")
+    # The mail's links on the host the browser signs up on: a sign-up's link signs in only in
+    # the browser that holds the sign-up's cookie, and cookies are per host.
+    port = free_port()
+    server = Server("002-peated", extra=("--public-url", f"http://localhost:{port}"), port=port)
     yield server
     server.close()
 
@@ -76,6 +79,22 @@ def test_W02_sign_up_then_the_mails_link_verifies_and_lands_on_home(browser, pea
     post_and_wait(driver)
     assert driver.current_url.endswith("/home")
     assert "ada.web@example.com" in driver.page_source
+
+
+def test_S3_the_mails_link_opened_in_another_browser_verifies_but_does_not_sign_in(browser, peated):
+    """Issue 35, point 3: a sign-up mail's link signs in only the browser that signed up;
+    anywhere else (a victim who never asked for it) it verifies and asks to sign in."""
+    signer = browser()
+    before = mail_count(peated)
+    sign_up(signer, peated, "Mal Lory", "pre.hijack@example.com")
+    mail = mails(peated, before + 1)[-1]
+    victim = browser()
+    victim.get(mail["link"])
+    post_and_wait(victim)
+    assert victim.find_element(By.TAG_NAME, "h1").text == "Verify your email"
+    assert el(victim, "notice").text == "Email verified. Sign in to continue."
+    assert not victim.current_url.endswith("/home")
+    assert "__Host-gatehouse-session" not in [cookie["name"] for cookie in victim.get_cookies()]
 
 
 def test_W03_an_unverified_sign_in_says_so_and_offers_resend_email(browser, peated):

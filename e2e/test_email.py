@@ -20,16 +20,25 @@ NEW_PASSWORD = "a long and quiet river"
 ANON = "anon-test-key"
 
 
-def call(url, body, token=None):
-    headers = {"Content-Type": "application/json"}
+def call(url, body, token=None, headers=None, answer_headers=None):
+    headers = {"Content-Type": "application/json", **(headers or {})}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
+            if answer_headers is not None:
+                answer_headers.update(response.headers)
             return response.status, json.loads(response.read() or b"{}")
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"{}")
+
+
+def sign_up(url, body):
+    """A REST sign-up: its status, body, and the binding that lets its mail's link sign in here."""
+    answer = {}
+    status, response = call(url + "/api/auth/signup", body, answer_headers=answer)
+    return status, response, {"Gatehouse-Sign-Up": answer.get("Gatehouse-Sign-Up", "")}
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +76,7 @@ def link_and_code(message):
 
 def test_M01_signUpMailArrivesOverSTARTTLSWithAuthAndBothParts(peated, mail):
     before = len(mail.recorder.mails)
-    status, body = call(peated.url + "/api/auth/signup", {"email": "Ada@Example.com", "password": NEW_PASSWORD, "name": "Ada Lovelace"})
+    status, body, here = sign_up(peated.url, {"email": "Ada@Example.com", "password": NEW_PASSWORD, "name": "Ada Lovelace"})
     assert status == 202 and body == {"status": "accepted", "email": "ada@example.com"}
     received = mail.wait(before + 1)[-1]
     assert received["tls"] and received["auth"], "submitted over STARTTLS, after AUTH"
@@ -83,7 +92,7 @@ def test_M01_signUpMailArrivesOverSTARTTLSWithAuthAndBothParts(peated, mail):
     status, body = call(peated.url + "/api/auth/login", {"email": "ada@example.com", "password": NEW_PASSWORD})
     assert status == 403 and body["error"] == "email_not_verified"
     assert call(peated.url + "/api/auth/login", {"email": "ada@example.com", "password": "wrong password here"})[0] == 401
-    status, body = call(peated.url + "/api/auth/email/verify", {"token": token})
+    status, body = call(peated.url + "/api/auth/email/verify", {"token": token}, headers=here)
     assert status == 200 and body["user"]["email"] == "ada@example.com"
     assert call(peated.url + "/api/auth/login", {"email": "ada@example.com", "password": NEW_PASSWORD})[0] == 200
     assert code not in peated.log and token not in peated.log and NEW_PASSWORD not in peated.log
@@ -248,7 +257,8 @@ def test_M06_theEmailWebhookDeliversSupabasesSendEmailBodySignedAndRetried():
     receiver = WebhookReceiver(failures=1)
     server = Server("002-peated", extra=("--email-webhook", receiver.url), environment={"GATEHOUSE_EMAIL_WEBHOOK_SECRET": receiver.secret})
     try:
-        assert call(server.url + "/api/auth/signup", {"email": "w@example.com", "password": NEW_PASSWORD, "name": "W"})[0] == 202
+        status, _, here = sign_up(server.url, {"email": "w@example.com", "password": NEW_PASSWORD, "name": "W"})
+        assert status == 202
         import time
         deadline = time.time() + 10
         while not receiver.received and time.time() < deadline:
@@ -261,7 +271,7 @@ def test_M06_theEmailWebhookDeliversSupabasesSendEmailBodySignedAndRetried():
         assert data["token_hash"].startswith("ghm_") and data["redirect_to"].endswith("/verify-email?token=" + data["token_hash"])
         assert data["subject"] == "Verify your email for Peated" and data["token"] in data["text"] and data["token"] in data["html"]
         # The hook's token_hash verifies, as Supabase's verify_otp(token_hash=…) would send it.
-        status, body = call(server.url + "/api/auth/email/verify", {"token": data["token_hash"]})
+        status, body = call(server.url + "/api/auth/email/verify", {"token": data["token_hash"]}, headers=here)
         assert status == 200 and body["user"]["email"] == "w@example.com"
     finally:
         server.close()

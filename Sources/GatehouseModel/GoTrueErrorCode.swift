@@ -9,6 +9,8 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
     case invalidCredentials = "invalid_credentials"
     case userBanned = "user_banned"
     case emailNotConfirmed = "email_not_confirmed"
+    /// Gatehouse's own: a sign-up's link used away from where the sign-up was made.
+    case emailVerifiedSignIn = "email_verified_sign_in"
     case overRequestRateLimit = "over_request_rate_limit"
     case overEmailSendRateLimit = "over_email_send_rate_limit"
     case overSMSSendRateLimit = "over_sms_send_rate_limit"
@@ -51,6 +53,7 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
         case .invalidCredentials: .invalidCredentials
         case .userBanned: .accountLocked
         case .emailNotConfirmed: .emailNotVerified
+        case .emailVerifiedSignIn: .emailVerifiedSignIn
         case .overRequestRateLimit, .overEmailSendRateLimit: .rateLimited
         case .overSMSSendRateLimit: .resendTooSoon
         case .noAuthorization, .badJWT: .invalidToken

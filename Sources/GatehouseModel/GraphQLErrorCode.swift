@@ -8,6 +8,7 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
     case invalidCredentials = "INVALID_CREDENTIALS"
     case accountLocked = "ACCOUNT_LOCKED"
     case emailNotVerified = "EMAIL_NOT_VERIFIED"
+    case emailVerifiedSignIn = "EMAIL_VERIFIED_SIGN_IN"
     case rateLimited = "RATE_LIMITED"
     case resendTooSoon = "RESEND_TOO_SOON"
     case serverBusy = "SERVER_BUSY"
@@ -55,6 +56,7 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
         case .invalidCredentials: .invalidCredentials
         case .accountLocked: .accountLocked
         case .emailNotVerified: .emailNotVerified
+        case .emailVerifiedSignIn: .emailVerifiedSignIn
         case .rateLimited: .rateLimited
         case .resendTooSoon: .resendTooSoon
         case .serverBusy: .serverBusy

@@ -9,6 +9,8 @@ package struct GraphQLContext: Sendable {
     package let request: GatehouseRequestContext
     /// A device token a successful `login` hands back in the `Gatehouse-Device` header.
     package let deviceToken = NIOLockedValueBox<String?>(nil)
+    /// The binding a `signUp` handed out, sent back as `Gatehouse-Sign-Up`.
+    package let signUpBinding = NIOLockedValueBox<String?>(nil)
 
     /// The user and session of the bearer token; `UNAUTHENTICATED` without one.
     package func principal() throws -> Principal {

@@ -55,6 +55,7 @@ package struct GraphQLController {
         }
         var response = try respond(GraphQLResult(data: result.data, errors: result.errors.map(mapped)), status: status(of: result))
         if let device = graphQLContext.deviceToken.withLockedValue({ $0 }) { response.headers[.gatehouseDevice] = device }
+        if let binding = graphQLContext.signUpBinding.withLockedValue({ $0 }) { response.headers[.gatehouseSignUp] = binding }
         return response
     }
 

@@ -35,6 +35,7 @@ package enum GraphQLFailure {
         case .invalidCredentials: (.invalidCredentials, messages.text(.invalidCredentials))
         case .accountLocked: (.accountLocked, messages.text(.accountLocked))
         case .emailNotVerified: (.emailNotVerified, messages.text(.emailNotVerified))
+        case .signInToContinue: (.emailVerifiedSignIn, messages.text(.emailVerifiedSignIn))
         case .passwordRejected(let rejection): (.weakPassword, rejection.message)
         case .linkExpired: (.linkExpired, messages.text(.linkExpired))
         case .featureNotOffered: (.featureDisabled, shown.text)
@@ -83,7 +84,7 @@ package enum GraphQLFailure {
         switch error {
         case .rateLimited(let seconds), .resendTooSoon(let seconds): (.tooManyRequests, seconds)
         case .overloaded(let seconds): (.serviceUnavailable, seconds)
-        case .invalidRequest, .payloadTooLarge, .invalidCredentials, .accountLocked, .emailNotVerified, .passwordRejected,
+        case .invalidRequest, .payloadTooLarge, .invalidCredentials, .accountLocked, .emailNotVerified, .signInToContinue, .passwordRejected,
              .linkExpired, .featureNotOffered, .passkeyRejected, .passkeyTaken, .reauthenticationRequired, .unauthenticated,
              .invalidToken, .sessionEnded, .refreshRejected, .invalidPhone, .accountNotFound, .phoneTaken, .codeRejected,
              .smsUnavailable, .providerSignIn, .lastSignInMethod, .formExpired, .methodNotOffered, .administration, .notFound,

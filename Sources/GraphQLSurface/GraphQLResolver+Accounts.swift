@@ -39,7 +39,8 @@ extension GraphQLResolver {
 
     package func signUp(context: GraphQLContext, arguments: SignUpArguments) async throws -> Bool {
         let data = arguments.data
-        _ = try await context.services.accounts.signUp(email: data.email, password: data.password, name: data.name, from: context.request.client)
+        let receipt = try await context.services.accounts.signUp(email: data.email, password: data.password, name: data.name, from: context.request.client)
+        context.signUpBinding.withLockedValue { $0 = receipt.binding }
         return true
     }
 

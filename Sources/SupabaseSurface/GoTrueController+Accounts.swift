@@ -19,9 +19,11 @@ extension GoTrueController {
             throw GoTrueError.validationFailed("Signup requires a valid password")
         }
         let name = body.data?.fullName ?? body.data?.name ?? String(email.prefix { $0 != "@" })
-        let address = try await services.accounts.signUp(email: email, password: password, name: name, from: context.client)
-        let shown = UserRecord(email: address, name: PersonName(full: name), createdAt: services.pipeline.now)
-        return try JSONBody.response(GoTrueUser(shown, identities: []))
+        let receipt = try await services.accounts.signUp(email: email, password: password, name: name, from: context.client)
+        let shown = UserRecord(email: receipt.address, name: PersonName(full: name), createdAt: services.pipeline.now)
+        var response = try JSONBody.response(GoTrueUser(shown, identities: []))
+        response.headers[.gatehouseSignUp] = receipt.binding
+        return response
     }
 
     /// `POST /resend {"type": "signup", "email"}`: a new confirmation mail, if one is due.

@@ -59,6 +59,7 @@ extension WebController {
         case .invalidCredentials: .invalidCredentials
         case .accountLocked: .accountLocked
         case .emailNotVerified: .emailNotVerified
+        case .signInToContinue: .emailVerifiedSignIn
         case .passwordRejected(let rejection): .passwordRejected(message: rejection.message)
         case .linkExpired: .linkExpired
         case .featureNotOffered: .serverError(status: 403)

@@ -31,6 +31,76 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
     }
 
+    /// Peated's accounts without the verified-email rule: an attacker's pre-hijacked account
+    /// can be signed in to before anyone proves the address.
+    static func openAccounts(_ fixture: Fixture) -> (inout GatehouseConfiguration) -> Void {
+        { EmailAccountTests.accountsOn(fixture)(&$0); $0.accounts.requireVerifiedEmail = false }
+    }
+
+    static func signUp(_ client: any TestClientProtocol, _ email: String, _ password: String, name: String) async throws -> (TestResponse, HTTPFields) {
+        let body = String(decoding: try JSONEncoder().encode(["email": email, "password": password, "name": name]), as: UTF8.self)
+        let response = try await client.postJSON("/api/auth/signup", body)
+        return (response, [.gatehouseSignUp: response.headers[.gatehouseSignUp] ?? ""])
+    }
+
+    @Test func S3_aSignUpsLinkSignsInOnlyWhereTheSignUpWasMadeAndElsewhereOnlyVerifies() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test(EmailAccountTests.accountsOn(fixture)) { client in
+            let (signUp, here) = try await Self.signUp(client, "ann@example.com", Self.newPassword, name: "Ann")
+            #expect(signUp.status == .accepted && (here[.gatehouseSignUp]?.hasPrefix("ghs_") ?? false))
+            let token = try #require(try await fixture.mails(count: 1).first?.token)
+            let elsewhere = try await client.postJSON("/api/auth/email/verify", #"{"token":"\#(token)"}"#)
+            #expect(elsewhere.status == .forbidden)
+            #expect(try elsewhere.decoded(ErrorBody.self) == ErrorBody(error: "email_verified_sign_in", message: "Email verified. Sign in to continue."))
+            #expect(try await client.login("ann@example.com", Self.newPassword).status == .ok, "the address is verified")
+            // Where the sign-up was made, the link signs in.
+            _ = try await Self.signUp(client, "bea@example.com", Self.newPassword, name: "Bea")
+            let (_, there) = try await Self.signUp(client, "cy@example.com", Self.newPassword, name: "Cy")
+            let cy = try #require(try await fixture.mails(count: 3).first { $0.to == "cy@example.com" }?.token)
+            #expect(try await client.postJSON("/api/auth/email/verify", #"{"token":"\#(cy)"}"#, headers: there).status == .ok)
+        }
+    }
+
+    @Test func S3_theAddresssOwnerSigningUpTakesOverAnAccountNobodyProvedAndEndsTheAttackersWayIn() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test(Self.openAccounts(fixture)) { client in
+            // The attacker signs up the victim's address and keeps a session.
+            let (attackerSignUp, _) = try await Self.signUp(client, "victim@example.com", "the attacker's passphrase", name: "Mallory")
+            let attacker = try await client.grant("victim@example.com", "the attacker's passphrase")
+            // The victim signs up later: the same answer as for a new address, and a verification mail.
+            fixture.clock.advance(by: 61)
+            let (victimSignUp, victimsDevice) = try await Self.signUp(client, "victim@example.com", Self.newPassword, name: "Vera Victim")
+            #expect(victimSignUp.status == attackerSignUp.status && String(buffer: victimSignUp.body) == String(buffer: attackerSignUp.body))
+            let mail = try #require(try await fixture.mails(count: 2).last)
+            #expect(mail.action == "signup" && mail.to == "victim@example.com")
+            let verified = try await client.postJSON(
+                "/api/auth/email/verify", #"{"email":"victim@example.com","code":"\#(mail.code ?? "")"}"#, headers: victimsDevice
+            )
+            #expect(verified.status == .ok)
+            #expect(try verified.decoded(TokenGrant.self).user.name == "Vera Victim")
+            #expect(try await client.refresh(attacker.refreshToken).status == .unauthorized, "the attacker's session ended")
+            #expect(try await client.login("victim@example.com", "the attacker's passphrase").status == .unauthorized)
+            #expect(try await client.login("victim@example.com", Self.newPassword).status == .ok)
+        }
+    }
+
+    @Test func S3_aReSignUpsMailUsedAwayFromItsSignUpChangesNoPassword() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        _ = try await fixture.withAdministration {
+            try await $0.create(email: "owner@example.com", name: PersonName(full: "Olga Owner"), password: Self.newPassword, emailVerified: false)
+        }
+        try await fixture.test(Self.openAccounts(fixture)) { client in
+            // Someone else signs the owner's unproved address up again; the owner opens the mail.
+            _ = try await Self.signUp(client, "owner@example.com", "the attacker's passphrase", name: "Mallory")
+            let mail = try #require(try await fixture.mails(count: 1).last)
+            let opened = try await client.postJSON("/api/auth/email/verify", #"{"token":"\#(mail.token ?? "")"}"#)
+            #expect(try opened.status == .forbidden && opened.decoded(ErrorBody.self).error == "email_verified_sign_in")
+            #expect(try await client.login("owner@example.com", "the attacker's passphrase").status == .unauthorized)
+            let owner = try await client.login("owner@example.com", Self.newPassword)
+            #expect(try owner.status == .ok && owner.decoded(TokenGrant.self).user.name == "Olga Owner")
+        }
+    }
+
     @Test func S4_aResetByMailEndsEverySessionAndRemovesEveryPasskeyAndItsMailSaysSo() async throws {
         let fixture = try await Fixture(argon2: Fixture.cheap)
         try await fixture.test(EmailAccountTests.accountsOn(fixture)) { client in

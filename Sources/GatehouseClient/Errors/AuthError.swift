@@ -76,6 +76,7 @@ public enum AuthError: Error, Equatable, Sendable {
         case .phoneTaken: .phoneTaken
         case .codeExpired: .codeExpired
         case .linkExpired: .linkExpired
+        case .emailVerifiedSignIn: .emailVerifiedSignIn
         case .codeAttemptsExceeded: .codeAttemptsExceeded
         case .smsUnavailable: .smsUnavailable(retryAfter: nil)
         case .providerCancelled: .providerCancelled

@@ -58,7 +58,7 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
     ///   - http: how requests are sent.
     public init(endpoint: URL, http: any HTTPExecutor = URLSessionExecutor()) throws {
         self.endpoint = try ServerURL.validated(endpoint)
-        exchange = JSONExchange(http: http)
+        exchange = JSONExchange(http: SignUpBindingExecutor(wrapping: http))
     }
 
     public func token(_ grant: AuthGrant) async throws -> TokenResponse {

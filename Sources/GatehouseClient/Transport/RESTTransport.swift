@@ -39,7 +39,7 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
     public init(baseURL: URL, paths: Paths = Paths(), http: any HTTPExecutor = URLSessionExecutor()) throws {
         self.baseURL = try ServerURL.validated(baseURL)
         self.paths = paths
-        exchange = JSONExchange(http: http)
+        exchange = JSONExchange(http: SignUpBindingExecutor(wrapping: http))
     }
 
     public func token(_ grant: AuthGrant) async throws -> TokenResponse {

@@ -25,7 +25,7 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
     public init(authURL: URL, anonKey: String, http: any HTTPExecutor = URLSessionExecutor()) throws {
         self.authURL = try ServerURL.validated(authURL)
         self.anonKey = anonKey
-        exchange = JSONExchange(http: http)
+        exchange = JSONExchange(http: SignUpBindingExecutor(wrapping: http))
     }
 
     public func token(_ grant: AuthGrant) async throws -> TokenResponse {

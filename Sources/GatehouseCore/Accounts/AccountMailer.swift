@@ -95,13 +95,19 @@ package struct AccountMailer: Sendable {
 
     /// Stores a new secret for `email` (replacing its older one) and returns its token and code.
     package func issue(_ purpose: OneTimeSecretPurpose, userID: String, email: String, now: Date) async throws -> IssuedMailSecret {
+        try await issue(purpose, MailSecretFields(userID: userID, email: email), now: now)
+    }
+
+    /// Stores a new secret with these fields (replacing the address's older one).
+    package func issue(_ purpose: OneTimeSecretPurpose, _ fields: MailSecretFields, now: Date) async throws -> IssuedMailSecret {
+        let email = fields.email
         let token = RefreshToken.generate(prefix: "ghm_")
         let code = OneTimeCode.generate(length: 6)
         let id = RefreshToken.hash(token)
         let lifetime = purpose == .emailVerification ? policy.verificationLifetime : policy.resetLifetime
         try await secrets.putSecret(OneTimeSecret(
             purpose: purpose, id: id, target: email, secretMAC: self.code.mac(id: id, code: code),
-            data: try JSONEncoder().encode(MailSecretFields(userID: userID, email: email)), createdAt: now,
+            data: try JSONEncoder().encode(fields), createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(lifetime))
         ))
         return IssuedMailSecret(token: token, code: code)

@@ -38,4 +38,27 @@ package struct IssuedMailSecret: Sendable {
 package struct MailSecretFields: Codable, Sendable, Equatable {
     package var userID: String
     package var email: String
+    /// A sign-up's verification: the SHA-256 of the binding its browser or app was given; its
+    /// link signs in only where that binding is presented. `nil`: signs in anywhere (a resend,
+    /// an operator's link).
+    package var binding: String?
+    /// A sign-up by the address's owner of an account nobody ever proved the address of (a
+    /// pre-hijack): the password hash and name that replace the account's when the mail is used.
+    package var pendingPasswordHash: String?
+    package var pendingName: String?
+
+    package init(userID: String, email: String, binding: String? = nil, pendingPasswordHash: String? = nil, pendingName: String? = nil) {
+        self.userID = userID
+        self.email = email
+        self.binding = binding
+        self.pendingPasswordHash = pendingPasswordHash
+        self.pendingName = pendingName
+    }
+}
+
+/// What a sign-up answers: the address the mail went to, and the binding the client keeps to
+/// present when it follows the link (a cookie on the web, `Gatehouse-Sign-Up` elsewhere).
+package struct SignUpReceipt: Sendable {
+    package let address: String
+    package let binding: String
 }

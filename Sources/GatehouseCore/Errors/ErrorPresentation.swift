@@ -46,6 +46,8 @@ extension GatehouseError {
             ErrorPresentation(status: 403, code: .accountLocked, text: RefreshFailure.accountLocked.message)
         case .emailNotVerified:
             ErrorPresentation(status: 403, code: .emailNotVerified, text: "Please verify your email address.")
+        case .signInToContinue:
+            ErrorPresentation(status: 403, code: .emailVerifiedSignIn, text: "Email verified. Sign in to continue.")
         case .passwordRejected(let rejection):
             ErrorPresentation(status: 400, code: .weakPassword, text: rejection.message)
         case .linkExpired:

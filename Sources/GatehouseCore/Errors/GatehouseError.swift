@@ -21,6 +21,9 @@ public enum GatehouseError: Error, Equatable, Sendable {
     /// The app requires a verified email and this account's is not; like ``accountLocked``,
     /// only said to a caller who proved the password.
     case emailNotVerified
+    /// A sign-up's mail was used away from where the sign-up was made: the address is now
+    /// verified, and the person signs in with their password to continue.
+    case signInToContinue
     /// A new password the policy refuses (sign-up, reset, change); the rejection carries the
     /// app's copy.
     case passwordRejected(PasswordRejection)

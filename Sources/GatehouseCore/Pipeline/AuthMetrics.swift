@@ -41,7 +41,7 @@ package enum AuthMetrics {
         switch error {
         case .invalidCredentials: return .invalidCredentials
         case .accountLocked: return .accountLocked
-        case .emailNotVerified: return .emailNotVerified
+        case .emailNotVerified, .signInToContinue: return .emailNotVerified
         case .rateLimited: return .throttled
         case .overloaded: return .overloaded
         case .invalidRequest, .payloadTooLarge: return .invalidRequest

@@ -80,11 +80,15 @@ public struct ClientInfo: Sendable, Equatable {
     public var userAgent: String?
     /// A device token from an earlier successful sign-in (OWASP's device cookie).
     public var deviceToken: String?
+    /// The secret a sign-up handed this browser or app (``SignUpReceipt/binding``), presented
+    /// when it verifies: a sign-up mail's link signs in only where the sign-up was made.
+    public var signUpBinding: String?
 
-    public init(address: String, userAgent: String? = nil, deviceToken: String? = nil) {
+    public init(address: String, userAgent: String? = nil, deviceToken: String? = nil, signUpBinding: String? = nil) {
         self.address = address
         self.userAgent = userAgent
         self.deviceToken = deviceToken
+        self.signUpBinding = signUpBinding
     }
 }
 

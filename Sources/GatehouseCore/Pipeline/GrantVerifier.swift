@@ -10,7 +10,7 @@ package protocol GrantVerifier: Sendable {
     func check(_ grant: Grant) throws
     /// The account the grant proves, or `nil` for a wrong secret (the pipeline counts it as a
     /// failure); refusals of its own (an expired code, a provider's answer) are thrown.
-    func verify(_ grant: Grant) async throws -> Verified?
+    func verify(_ grant: Grant, from client: ClientInfo) async throws -> Verified?
 }
 
 /// Each kind of ``Grant``, without its secrets: what verifiers register for.

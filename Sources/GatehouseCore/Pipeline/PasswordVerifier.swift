@@ -22,7 +22,7 @@ struct PasswordVerifier: GrantVerifier {
         try PasswordShape.check(password, required: true)
     }
 
-    func verify(_ grant: Grant) async throws -> Verified? {
+    func verify(_ grant: Grant, from client: ClientInfo) async throws -> Verified? {
         guard case .password(_, let password) = grant else { return nil }
         let found = try await context.users.userAndPasswordHash(provider: .email, subject: grant.identifier)
         let hash = found?.1

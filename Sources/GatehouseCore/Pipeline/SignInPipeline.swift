@@ -70,7 +70,7 @@ public final class SignInPipeline: Sendable {
         let attempt = try await limiter.admit(grant.identifier, from: client, now: now)
         let outcome: Verified?
         do {
-            outcome = try await verifier.verify(grant)
+            outcome = try await verifier.verify(grant, from: client)
         } catch GatehouseError.passkeyRejected(let failure) {
             // A refused passkey counts like a wrong password; the check it failed is logged, never sent.
             try await limiter.recordFailure(attempt, now: now)

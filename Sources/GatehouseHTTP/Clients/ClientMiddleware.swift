@@ -23,7 +23,8 @@ package struct ClientMiddleware: RouterMiddleware {
         context.client = ClientInfo(
             address: address(request, peer: context.peerAddress),
             userAgent: request.headers[.userAgent].map { String($0.prefix(256)) },
-            deviceToken: request.headers[.gatehouseDevice] ?? request.cookies[WebCookies.device]?.value
+            deviceToken: request.headers[.gatehouseDevice] ?? request.cookies[WebCookies.device]?.value,
+            signUpBinding: request.headers[.gatehouseSignUp] ?? request.cookies[WebCookies.signUp]?.value
         )
         context.overHTTPS = servesTLS || forwardedHTTPS(request, peer: context.peerAddress)
         return try await next(request, context)
@@ -54,4 +55,6 @@ extension HTTPField.Name {
     package static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
     /// A device token from an earlier sign-in, for API clients (the web uses a cookie).
     package static let gatehouseDevice = HTTPField.Name("Gatehouse-Device")!
+    /// The sign-up binding: sent with a sign-up's answer, presented when verifying by link.
+    package static let gatehouseSignUp = HTTPField.Name("Gatehouse-Sign-Up")!
 }

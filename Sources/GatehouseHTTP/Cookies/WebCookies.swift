@@ -10,6 +10,8 @@ package enum WebCookies {
     package static let csrf = "__Host-gatehouse-csrf"
     /// A device token: this browser signed in to the account before (see ``AbusePolicy``).
     package static let device = "__Host-gatehouse-device"
+    /// The browser's sign-up binding, for the verification link to sign in only here.
+    package static let signUp = "__Host-gatehouse-signup"
     /// The verification id of the code this browser is entering (phone sign-in).
     package static let phoneCode = "__Host-gatehouse-otp"
 

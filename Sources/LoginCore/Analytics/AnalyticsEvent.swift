@@ -89,6 +89,7 @@ extension AuthFailure {
         case .serverError: "server_error"
         case .accountLocked: "account_locked"
         case .emailNotVerified: "email_not_verified"
+        case .emailVerifiedSignIn: "email_verified_sign_in"
         case .rateLimited, .resendTooSoon: "rate_limited"
         case .sessionExpired: "session_expired"
         case .invalidPhone: "invalid_phone"

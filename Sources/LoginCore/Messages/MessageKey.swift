@@ -26,6 +26,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case serverError
     case accountLocked
     case emailNotVerified
+    case emailVerifiedSignIn
     case rateLimited
     case sessionExpired
     /// Under the banner while submit is held after a 429; `{time}` is `m:ss`.
@@ -182,6 +183,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .serverError: "Something went wrong. Please try again."
         case .accountLocked: "Your account has been locked. Please contact support."
         case .emailNotVerified: "Please verify your email address."
+        case .emailVerifiedSignIn: "Email verified. Sign in to continue."
         case .rateLimited: "Too many attempts. Please try again in {time}."
         case .sessionExpired: "Your session has expired. Please sign in again."
         case .retryCountdown: "Try again in {time}"

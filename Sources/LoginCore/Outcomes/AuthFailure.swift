@@ -15,6 +15,9 @@ public enum AuthFailure: Error, Equatable, Sendable {
     case accountLocked
     /// The account's email is not verified yet (seed 002).
     case emailNotVerified
+    /// A sign-up's link opened away from where the sign-up was made: the address is verified,
+    /// and the person signs in to continue.
+    case emailVerifiedSignIn
     /// Too many attempts; `retryAfter` is in seconds when the server said (seed 004).
     case rateLimited(retryAfter: Int?)
     /// A code went to this number moments ago: not a limit, a wait until a new one may be sent
@@ -64,6 +67,7 @@ public enum AuthFailure: Error, Equatable, Sendable {
         case .serverError: messages.text(.serverError)
         case .accountLocked: messages.text(.accountLocked)
         case .emailNotVerified: messages.text(.emailNotVerified)
+        case .emailVerifiedSignIn: messages.text(.emailVerifiedSignIn)
         case .rateLimited(let seconds): messages.rateLimitedText(seconds: seconds)
         case .resendTooSoon(let seconds): messages.resendCountdownText(seconds: seconds)
         case .sessionExpired: messages.text(.sessionExpired)

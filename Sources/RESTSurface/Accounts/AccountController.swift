@@ -29,8 +29,11 @@ package struct AccountController {
 
     @Sendable package func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(SignUpRequest.self, from: request, context: context)
-        let address = try await accounts.signUp(email: body.email, password: body.password, name: body.name, from: context.client)
-        return try JSONBody.response(MailAccepted(email: address), status: .accepted)
+        let receipt = try await accounts.signUp(email: body.email, password: body.password, name: body.name, from: context.client)
+        var response = try JSONBody.response(MailAccepted(email: receipt.address), status: .accepted)
+        // Presented again with the mail's link, it lets the link sign in here (and only here).
+        response.headers[.gatehouseSignUp] = receipt.binding
+        return response
     }
 
     @Sendable package func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

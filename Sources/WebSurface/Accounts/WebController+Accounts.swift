@@ -48,17 +48,22 @@ extension WebController {
         _ = form.send(.emailChanged(fields.email ?? ""), to: &state)
         _ = form.send(.passwordChanged(fields.password ?? ""), to: &state)
         var status = HTTPResponse.Status.unprocessableContent
+        var binding: String?
         for case .signUp(let name, let email, let password) in form.send(.submit, to: &state) {
             do {
-                let address = try await services.accounts.signUp(email: email, password: password, name: name, from: context.client)
-                _ = form.send(.signUpResponse(.success(address)), to: &state)
+                let receipt = try await services.accounts.signUp(email: email, password: password, name: name, from: context.client)
+                binding = receipt.binding
+                _ = form.send(.signUpResponse(.success(receipt.address)), to: &state)
                 status = .ok
             } catch let error as GatehouseError {
                 status = error.presentation.httpStatus
                 _ = form.send(.signUpResponse(.failure(Self.failure(for: error))), to: &state)
             }
         }
-        return try signUpPage(state, csrf: fields.csrf ?? WebCookies.newToken(), status: status)
+        var response = try signUpPage(state, csrf: fields.csrf ?? WebCookies.newToken(), status: status)
+        // The mail's link signs in only in this browser, which shows this cookie again.
+        if let binding { response.setCookie(WebCookies.cookie(WebCookies.signUp, binding, maxAge: 24 * 3600)) }
+        return response
     }
 
     func signUpPage(_ state: SignUpState, csrf: String, status: HTTPResponse.Status) throws -> Response {
@@ -101,7 +106,15 @@ extension WebController {
         }
         do {
             let signIn = try await services.pipeline.signInToWeb(.emailLink(proof), from: context.client, replacing: request.cookies[WebCookies.session]?.value)
-            return try signedIn(signIn, request: request)
+            var response = try signedIn(signIn, request: request)
+            response.setCookie(WebCookies.expired(WebCookies.signUp))
+            return response
+        } catch GatehouseError.signInToContinue {
+            // Opened away from the browser that signed up: verified, and the person signs in.
+            return accountPage(AccountPage(
+                title: messages.text(.verifyEmailTitle), notice: messages.text(.emailVerifiedSignIn), action: "", submit: "",
+                showForm: false, links: [signInLink]
+            ), csrf: csrf, status: .ok)
         } catch let error as GatehouseError {
             let banner = Self.failure(for: error).message(in: messages)
             return verifyPage(token: nil, email: fields.email ?? "", banner: banner, csrf: csrf, status: error.presentation.httpStatus)

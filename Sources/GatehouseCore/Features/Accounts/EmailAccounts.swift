@@ -28,9 +28,12 @@ package struct EmailAccounts: Sendable {
     /// The same answer, after the same work, whether or not the address has an account: the
     /// shape checks, the password policy, every limit, one hash, one attempt to write. A taken
     /// address gets a mail instead ("you already have an account", with sign-in and reset
-    /// links), so only its owner learns anything.
-    /// - Returns: the normalised address the mail went to.
-    package func signUp(email: String, password: String, name: String, from client: ClientInfo) async throws -> String {
+    /// links), so only its owner learns anything; but an address whose account nobody ever
+    /// proved (someone else may have signed it up first) gets a verification mail instead, whose
+    /// use where this sign-up was made gives the account to whoever proves the address.
+    /// - Returns: the normalised address the mail went to, and the binding the client presents
+    ///   when it follows the link: a sign-up mail's link signs in only where the sign-up was made.
+    package func signUp(email: String, password: String, name: String, from client: ClientInfo) async throws -> SignUpReceipt {
         guard settings.accounts.signUp else { throw GatehouseError.featureNotOffered(.signUp) }
         guard settings.signInMethods.offers(.email) else { throw GatehouseError.methodNotOffered(.email) }
         let mail = try requireMail()
@@ -48,20 +51,35 @@ package struct EmailAccounts: Sendable {
         let account = NewAccount(
             name: PersonName(full: name), identities: [.init(provider: .email, subject: address, verified: false)], passwordHash: hash
         )
+        let binding = RefreshToken.generate(prefix: "ghs_")
         do {
             let user = try await account.create(in: context.users, at: now)
-            let secret = try await mail.issue(.emailVerification, userID: user.id, email: address, now: now)
-            mail.send(mail.compose(.signUp, to: address, secret: secret), for: client, now: now)
+            let fields = MailSecretFields(userID: user.id, email: address, binding: RefreshToken.hash(binding))
+            mail.send(mail.compose(.signUp, to: address, secret: try await mail.issue(.emailVerification, fields, now: now)), for: client, now: now)
             context.logger.info("Account signed up", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
             context.report(.signedUp(userID: user.id), client: client)
         } catch RepositoryError.duplicateIdentity {
-            // The same write a new address's verification makes, so its code answers alike.
-            try await mail.issueDecoy(.emailVerification, email: address, now: now)
-            mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
-            context.logger.info("Sign-up for an existing address; its owner was mailed", metadata: ["client.address": "\(client.address)"])
-            if let owner = try await context.users.user(email: address) { context.report(.signUpOfExistingAccount(userID: owner.id), client: client) }
+            let owner = try await context.users.user(email: address)
+            if let owner { context.report(.signUpOfExistingAccount(userID: owner.id), client: client) }
+            if let owner, try await !context.emailVerified(owner) {
+                // Nobody ever proved this address: its account may be someone's pre-hijack. The
+                // mail's owner, using it where this sign-up was made, takes the account over with
+                // this password (see `verifyEmailLink`).
+                let fields = MailSecretFields(
+                    userID: owner.id, email: address, binding: RefreshToken.hash(binding), pendingPasswordHash: hash, pendingName: name
+                )
+                mail.send(mail.compose(.signUp, to: address, secret: try await mail.issue(.emailVerification, fields, now: now)), for: client, now: now)
+                context.logger.info("Sign-up for an unproved address; its mail can take the account over", metadata: [
+                    "user.id": "\(owner.id)", "client.address": "\(client.address)",
+                ])
+            } else {
+                // The same write a new address's verification makes, so its code answers alike.
+                try await mail.issueDecoy(.emailVerification, email: address, now: now)
+                mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
+                context.logger.info("Sign-up for an existing address; its owner was mailed", metadata: ["client.address": "\(client.address)"])
+            }
         }
-        return address
+        return SignUpReceipt(address: address, binding: binding)
     }
 
     /// Mails a new verification link to an unverified account; the same answer for every address.
@@ -80,15 +98,50 @@ package struct EmailAccounts: Sendable {
     }
 
     /// The verification grant's verifier: marks the address verified and returns its account.
-    func verifyEmailLink(_ proof: MailProof) async throws -> Verified {
+    ///
+    /// A sign-up's mail is bound to the browser or app that signed up (``SignUpReceipt/binding``):
+    /// its link signs in only there; anywhere else it verifies the address and answers
+    /// ``GatehouseError/signInToContinue``, so nobody is signed in to an account whose password
+    /// someone else chose. A re-sign-up of an address nobody had proved takes the account over
+    /// only where it was made: its password and name replace the old ones, and every session,
+    /// passkey and factor of the old account ends.
+    func verifyEmailLink(_ proof: MailProof, from client: ClientInfo) async throws -> Verified {
         let mail = try requireMail()
         let fields = try await mail.redeem(.emailVerification, proof, now: now)
-        guard let user = try await context.users.user(id: fields.userID), user.email == fields.email else { throw GatehouseError.linkExpired }
+        guard var user = try await context.users.user(id: fields.userID), user.email == fields.email else { throw GatehouseError.linkExpired }
+        let bound = fields.binding != nil && client.signUpBinding.map(RefreshToken.hash) == fields.binding
+        if let hash = fields.pendingPasswordHash, bound, !user.isLocked(at: now) {
+            user = try await takeOver(user, hash: hash, name: fields.pendingName, client: client)
+        }
         if try await context.users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now) {
             context.logger.info("Email verified", metadata: ["user.id": "\(user.id)"])
             context.report(.emailVerified(userID: user.id), address: nil, device: nil)
         }
+        let signsIn = switch proof {
+        case .token: fields.binding == nil || bound
+        case .code: fields.pendingPasswordHash == nil || bound
+        }
+        guard signsIn else { throw GatehouseError.signInToContinue }
         return Verified(user: user)
+    }
+
+    /// Gives an account nobody had proved to the person who just proved its address where they
+    /// signed up: their password and name, and nothing of the old one's sessions or credentials.
+    private func takeOver(_ user: UserRecord, hash: String, name: String?, client: ClientInfo) async throws -> UserRecord {
+        var user = user
+        try await context.users.setPassword(userID: user.id, hash: hash, at: now)
+        if let name, !name.isEmpty {
+            user.personName = PersonName(full: name)
+            try await context.users.updateUser(user)
+        }
+        _ = try await context.sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .accountRecovered)
+        var removed = 0
+        for participant in recovery { removed += try await participant.accountRecovered(userID: user.id, from: client) }
+        context.logger.notice("An unproved account was taken over by its address's owner", metadata: [
+            "user.id": "\(user.id)", "credentials.removed": "\(removed)", "client.address": "\(client.address)",
+        ])
+        context.report(.passwordChanged(userID: user.id, method: .reset), client: client)
+        return user
     }
 
     /// The shape checks of a mail grant: the app offers email, and the proof fits its fields.
@@ -142,9 +195,9 @@ extension EmailAccounts: GrantVerifier {
         }
     }
 
-    package func verify(_ grant: Grant) async throws -> Verified? {
+    package func verify(_ grant: Grant, from client: ClientInfo) async throws -> Verified? {
         switch grant {
-        case .emailLink(let proof): try await verifyEmailLink(proof)
+        case .emailLink(let proof): try await verifyEmailLink(proof, from: client)
         case .passwordReset(let proof, let password): try await verifyPasswordReset(proof, newPassword: password)
         case .password, .phoneCode, .google, .flowCode, .passkey: nil
         }

@@ -179,7 +179,7 @@ extension PasskeyService: GrantVerifier {
 
     package func check(_ grant: Grant) throws {}
 
-    package func verify(_ grant: Grant) async throws -> Verified? {
+    package func verify(_ grant: Grant, from client: ClientInfo) async throws -> Verified? {
         guard case .passkey(let assertion) = grant else { return nil }
         return try await verifyPasskey(assertion)
     }

@@ -145,7 +145,7 @@ extension PhoneCodes: GrantVerifier {
         guard !code.isEmpty, code.utf8.count <= 16 else { throw GatehouseError.invalidRequest("code must be 1 to 16 bytes") }
     }
 
-    package func verify(_ grant: Grant) async throws -> Verified? {
+    package func verify(_ grant: Grant, from client: ClientInfo) async throws -> Verified? {
         guard case .phoneCode(let verificationID, let code) = grant else { return nil }
         return Verified(user: try await verifyPhoneCode(verificationID, code: code))
     }

@@ -197,7 +197,7 @@ extension ProviderSignIn: GrantVerifier {
         }
     }
 
-    package func verify(_ grant: Grant) async throws -> Verified? {
+    package func verify(_ grant: Grant, from client: ClientInfo) async throws -> Verified? {
         switch grant {
         case .google(let proof): try await verifyGoogle(proof)
         case .flowCode(let code, let verifier): try await verifyFlowCode(code, verifier: verifier)
