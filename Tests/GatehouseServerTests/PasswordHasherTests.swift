@@ -19,6 +19,19 @@ import Testing
         #expect(try await !hasher.verify("", against: hash))
     }
 
+    /// Issue 35, point 6: a pending sign-up's password, hashed with the account's salt and cost,
+    /// is told apart from the account's own in one computation; one with another salt is ignored.
+    @Test func S6_onePasswordComputationTellsTheStoredFromAPendingHashWithTheSameSalt() async throws {
+        let stored = try await hasher.hash("the owner's passphrase")
+        let pending = try await hasher.hash("a pending passphrase", likeStored: stored)
+        #expect(pending.split(separator: "$").dropLast() == stored.split(separator: "$").dropLast(), "same salt and cost")
+        #expect(try await hasher.verify("the owner's passphrase", against: stored, orPending: pending) == .stored)
+        #expect(try await hasher.verify("a pending passphrase", against: stored, orPending: pending) == .pending)
+        #expect(try await hasher.verify("neither of them", against: stored, orPending: pending) == .neither)
+        let otherSalt = try await hasher.hash("a pending passphrase")
+        #expect(try await hasher.verify("a pending passphrase", against: stored, orPending: otherSalt) == .neither)
+    }
+
     @Test func samePasswordGetsDifferentSalts() async throws {
         let first = try await hasher.hash("password123")
         let second = try await hasher.hash("password123")

@@ -212,6 +212,35 @@ import Testing
         }
     }
 
+    @Test func S6_aSignUpOfATakenAddressLeavesAPendingPasswordThatAnswersExactlyAsANewAddressWould() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test(EmailAccountTests.accountsOn(fixture)) { client in
+            let password = "a pending passphrase here"
+            var answers: [String: [String]] = [:]
+            for email in ["brand.new@example.com", Fixture.email] {
+                let (signUp, _) = try await Self.signUp(client, email, password, name: "Someone")
+                #expect(signUp.status == .accepted)
+                for attempt in [password, "not the password at all"] {
+                    let response = try await client.login(email, attempt)
+                    answers[email, default: []].append("\(response.status.code) \(String(buffer: response.body))")
+                }
+            }
+            #expect(answers["brand.new@example.com"] == answers[Fixture.email], "\(answers)")
+            #expect(answers[Fixture.email]?.first?.hasPrefix("403 ") == true)
+            #expect(try await client.login(Fixture.email, Fixture.password).status == .ok, "the owner's own password still works")
+            // "Resend email" for the taken address mails its owner the notice, and keeps the pending password.
+            fixture.clock.advance(by: 61)
+            let before = try fixture.mails().count
+            #expect(try await client.postJSON("/api/auth/email/resend", #"{"email":"\#(Fixture.email)"}"#).status == .accepted)
+            let notice = try #require(try await fixture.mails(count: before + 1).last)
+            #expect(notice.to == Fixture.email && notice.action == "existing_account" && notice.link?.hasSuffix("/login") == true)
+            #expect(try await client.login(Fixture.email, password).status == .forbidden)
+            // The pending sign-up ends with the verification window.
+            fixture.clock.advance(by: 24 * 3600 + 1)
+            #expect(try await client.login(Fixture.email, password).status == .unauthorized)
+        }
+    }
+
     @Test func S7_mailCodeGuessesBuildAStreakAndHaveADailyCapPerAddress() async throws {
         let fixture = try await Fixture(argon2: Fixture.cheap)
         let rounds = try await fixture.test({

@@ -116,8 +116,8 @@ package struct AccountMailer: Sendable {
     /// Stores a secret for an address that gets no mail (no account, or nothing to verify), so
     /// that it answers wrong codes exactly as a mailed one does, with its own tries, and its
     /// request did the same writes. Nobody knows its code or token, and it names no account.
-    package func issueDecoy(_ purpose: OneTimeSecretPurpose, email: String, now: Date) async throws {
-        _ = try await issue(purpose, userID: "", email: email, now: now)
+    package func issueDecoy(_ purpose: OneTimeSecretPurpose, email: String, pendingPasswordHash: String? = nil, now: Date) async throws {
+        _ = try await issue(purpose, MailSecretFields(userID: "", email: email, pendingPasswordHash: pendingPasswordHash), now: now)
     }
 
     /// The account a link or code was issued for, consuming it; every code try is counted first.

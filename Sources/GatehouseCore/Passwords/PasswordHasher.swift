@@ -38,6 +38,41 @@ public struct PasswordHasher: Sendable {
         try await pool.run(refusable: true) { Self.verifyNow(password, against: encoded) }
     }
 
+    /// Hashes a password with the salt and cost of a stored hash (fresh ones if it is not one),
+    /// so that one computation can later be compared with both (``verify(_:against:orPending:)``).
+    package func hash(_ password: String, likeStored stored: String?) async throws -> String {
+        guard let stored = stored.flatMap(Argon2.Encoded.init) else { return try await hash(password) }
+        return try await pool.run(refusable: false) {
+            let hash = try Argon2.hash(
+                Array(password.utf8), salt: stored.salt, parameters: stored.parameters, version: stored.version, length: stored.hash.count
+            )
+            return Argon2.Encoded(version: stored.version, parameters: stored.parameters, salt: stored.salt, hash: hash).text
+        }
+    }
+
+    /// Which of two hashes a password matches, with one computation: the stored one, or a
+    /// pending one made with its salt and cost (``hash(_:likeStored:)``); a pending hash with
+    /// another salt is not looked at, so the cost never depends on whether there is one.
+    ///
+    /// Throws ``GatehouseError/overloaded(retryAfter:)`` when the hashing queue is full.
+    package func verify(_ password: String, against encoded: String, orPending pending: String?) async throws -> PasswordMatch {
+        try await pool.run(refusable: true) {
+            guard let stored = Argon2.Encoded(encoded),
+                  let computed = try? Argon2.hash(
+                      Array(password.utf8), salt: stored.salt, parameters: stored.parameters, version: stored.version,
+                      length: stored.hash.count
+                  )
+            else { return .neither }
+            let other = pending.flatMap(Argon2.Encoded.init).flatMap { other in
+                other.salt == stored.salt && other.parameters == stored.parameters && other.version == stored.version
+                    && other.hash.count == stored.hash.count ? other.hash : nil
+            }
+            let matchesStored = ConstantTime.equal(computed, stored.hash)
+            let matchesPending = ConstantTime.equal(computed, other ?? stored.hash.map { ~$0 })
+            return matchesStored ? .stored : (matchesPending ? .pending : .neither)
+        }
+    }
+
     package static func hashNow(_ password: String, parameters: Argon2Parameters) throws -> String {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<saltLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
@@ -55,6 +90,13 @@ public struct PasswordHasher: Sendable {
         else { return false }
         return ConstantTime.equal(computed, stored.hash)
     }
+}
+
+/// Which hash a password matched (``PasswordHasher/verify(_:against:orPending:)``).
+package enum PasswordMatch: Sendable, Equatable {
+    case stored
+    case pending
+    case neither
 }
 
 /// argon2id could not hash (out of memory, or parameters out of range).

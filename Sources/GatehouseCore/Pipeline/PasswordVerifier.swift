@@ -4,6 +4,8 @@
 /// costs and answers the same.
 struct PasswordVerifier: GrantVerifier {
     let context: ServiceContext
+    /// Pending sign-ups' passwords, where the app requires verified emails.
+    var pending: (any PendingPasswords)?
 
     /// Identifiers longer than this many bytes are refused before any lookup.
     static let maximumIdentifierBytes = 320
@@ -26,7 +28,20 @@ struct PasswordVerifier: GrantVerifier {
         guard case .password(_, let password) = grant else { return nil }
         let found = try await context.users.userAndPasswordHash(provider: .email, subject: grant.identifier)
         let hash = found?.1
-        let matches = try await context.hasher.verify(password, against: hash ?? context.dummyHash)
-        return matches && hash != nil ? found.map { Verified(user: $0.0) } : nil
+        // Read for every address, known or not, so the reads are the same whatever it is.
+        let pendingHash = try await pending?.pendingPasswordHash(for: grant.identifier)
+        let match = try await context.hasher.verify(password, against: hash ?? context.dummyHash, orPending: hash == nil ? nil : pendingHash)
+        switch match {
+        case .stored: return hash != nil ? found.map { Verified(user: $0.0) } : nil
+        case .pending:
+            // The password of a sign-up of this taken address: answered as a new address's
+            // unverified account is, and never signed in.
+            context.report(
+                .signInRefused(account: context.limiter.keys.reference(for: grant.identifier), method: grant.method, reason: .emailNotVerified),
+                client: client
+            )
+            throw GatehouseError.emailNotVerified
+        case .neither: return nil
+        }
     }
 }

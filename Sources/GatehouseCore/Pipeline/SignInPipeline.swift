@@ -16,11 +16,11 @@ public final class SignInPipeline: Sendable {
 
     /// The pipeline over the shared parts, with the verifiers of the services the app enables
     /// (the password's own is always there; the app's `signIn.methods` gate it).
-    package init(context: ServiceContext, tokens: TokenIssuer, verifiers: [any GrantVerifier]) {
+    package init(context: ServiceContext, tokens: TokenIssuer, verifiers: [any GrantVerifier], pending: (any PendingPasswords)? = nil) {
         self.context = context
         self.tokens = tokens
         var table: [GrantKind: any GrantVerifier] = [:]
-        for verifier in [PasswordVerifier(context: context)] + verifiers {
+        for verifier in [PasswordVerifier(context: context, pending: pending)] + verifiers {
             for kind in verifier.kinds { table[kind] = verifier }
         }
         self.verifiers = table

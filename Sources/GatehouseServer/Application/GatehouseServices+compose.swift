@@ -69,7 +69,10 @@ extension GatehouseServices {
         if let providers { verifiers.append(providers) }
         if let passkeys { verifiers.append(passkeys) }
         let services = GatehouseServices(
-            pipeline: SignInPipeline(context: context, tokens: tokens, verifiers: verifiers), accounts: accounts,
+            pipeline: SignInPipeline(
+                context: context, tokens: tokens, verifiers: verifiers,
+                pending: mail != nil && configuration.accounts.requireVerifiedEmail ? accounts : nil
+            ), accounts: accounts,
             profiles: Profiles(context: context), devices: Devices(context: context), phone: phone, passkeys: passkeys,
             providers: providers
         )

@@ -47,7 +47,10 @@ package struct EmailAccounts: Sendable {
         )
         try await context.passwords.check(password, logger: context.logger)
         try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
-        let hash = try await context.hasher.hash(password)
+        // Hashed with a taken address's own salt and cost (one read and one hash either way),
+        // so a sign-in can compare it with the account's in the same computation.
+        let stored = try await context.users.userAndPasswordHash(provider: .email, subject: address)?.1
+        let hash = try await context.hasher.hash(password, likeStored: stored)
         let account = NewAccount(
             name: PersonName(full: name), identities: [.init(provider: .email, subject: address, verified: false)], passwordHash: hash
         )
@@ -73,8 +76,9 @@ package struct EmailAccounts: Sendable {
                     "user.id": "\(owner.id)", "client.address": "\(client.address)",
                 ])
             } else {
-                // The same write a new address's verification makes, so its code answers alike.
-                try await mail.issueDecoy(.emailVerification, email: address, now: now)
+                // The same write a new address's verification makes, so its code answers alike;
+                // it keeps the password, so signing in with it answers as a new address would.
+                try await mail.issueDecoy(.emailVerification, email: address, pendingPasswordHash: pendingKept(hash), now: now)
                 mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
                 context.logger.info("Sign-up for an existing address; its owner was mailed", metadata: ["client.address": "\(client.address)"])
             }
@@ -83,18 +87,36 @@ package struct EmailAccounts: Sendable {
     }
 
     /// Mails a new verification link to an unverified account; the same answer for every address.
+    ///
+    /// The new link is bound as the sign-up's was (or to the asking browser's sign-up binding),
+    /// so a resend never makes a link that signs in anywhere. For a taken address with a
+    /// pending sign-up, its owner gets the "you already have an account" notice instead, and
+    /// the pending password is kept.
     /// - Returns: the normalised address.
     package func resendVerification(email: String, from client: ClientInfo) async throws -> String {
         let mail = try requireMail()
         let address = try checkedEmail(email)
         try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
+        let previous = try await mail.secrets.secret(.emailVerification, target: address)
+            .flatMap { try? JSONDecoder().decode(MailSecretFields.self, from: $0.data) }
+        let binding = previous?.binding ?? client.signUpBinding.map(RefreshToken.hash)
         if let user = try await context.users.user(email: address), try await !context.emailVerified(user) {
-            let secret = try await mail.issue(.emailVerification, userID: user.id, email: address, now: now)
-            mail.send(mail.compose(.verify, to: address, secret: secret), for: client, now: now)
+            var fields = MailSecretFields(userID: user.id, email: address, binding: binding)
+            if previous?.userID == user.id { (fields.pendingPasswordHash, fields.pendingName) = (previous?.pendingPasswordHash, previous?.pendingName) }
+            mail.send(mail.compose(.verify, to: address, secret: try await mail.issue(.emailVerification, fields, now: now)), for: client, now: now)
+        } else if let pending = previous?.pendingPasswordHash, previous?.userID.isEmpty == true {
+            try await mail.issueDecoy(.emailVerification, email: address, pendingPasswordHash: pending, now: now)
+            mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
         } else {
             try await mail.issueDecoy(.emailVerification, email: address, now: now)
         }
         return address
+    }
+
+    /// A taken address's pending password, kept only where the app requires verified emails
+    /// (elsewhere a new address's account signs in at once, which a pending one cannot mimic).
+    private func pendingKept(_ hash: String) -> String? {
+        settings.accounts.requireVerifiedEmail ? hash : nil
     }
 
     /// The verification grant's verifier: marks the address verified and returns its account.
@@ -118,7 +140,7 @@ package struct EmailAccounts: Sendable {
             context.report(.emailVerified(userID: user.id), address: nil, device: nil)
         }
         let signsIn = switch proof {
-        case .token: fields.binding == nil || bound
+        case .token: bound
         case .code: fields.pendingPasswordHash == nil || bound
         }
         guard signsIn else { throw GatehouseError.signInToContinue }
@@ -176,6 +198,15 @@ package struct EmailAccounts: Sendable {
     func requireMail() throws -> AccountMailer {
         guard let mail else { throw GatehouseError.featureNotOffered(settings.accounts.passwordReset ? .passwordReset : .signUp) }
         return mail
+    }
+}
+
+extension EmailAccounts: PendingPasswords {
+    package func pendingPasswordHash(for email: String) async throws -> String? {
+        guard let mail, let secret = try await mail.secrets.secret(.emailVerification, target: email),
+              secret.consumedAt == nil, now < secret.expiresAt
+        else { return nil }
+        return try? JSONDecoder().decode(MailSecretFields.self, from: secret.data).pendingPasswordHash
     }
 }
 
