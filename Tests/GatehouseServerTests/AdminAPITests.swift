@@ -121,7 +121,7 @@ import Testing
     /// Issue 35, point 1: lock and ban share the account's lock columns, and once neither may
     /// undo the other: a lock after any ban (even an ended one) holds, a ban on a locked account
     /// does not open it when it ends, and unlocking lifts both.
-    @Test func S8_aLockHoldsAfterAnyBanAndABanNeverShortensALock() async throws {
+    @Test func S1_aLockHoldsAfterAnyBanAndABanNeverShortensALock() async throws {
         let fixture = try await Fixture(argon2: Fixture.cheap)
         try await fixture.test(Self.configure) { client in
             let id = try await client.grant().user.id

@@ -48,7 +48,9 @@ import Testing
         try await fixture.test(EmailAccountTests.accountsOn(fixture)) { client in
             let (signUp, here) = try await Self.signUp(client, "ann@example.com", Self.newPassword, name: "Ann")
             #expect(signUp.status == .accepted && (here[.gatehouseSignUp]?.hasPrefix("ghs_") ?? false))
-            let token = try #require(try await fixture.mails(count: 1).first?.token)
+            let mail = try #require(try await fixture.mails(count: 1).first)
+            #expect(mail.text.contains("If you did not sign up for Peated, ignore this email: its link signs in only where the sign-up was made."))
+            let token = try #require(mail.token)
             let elsewhere = try await client.postJSON("/api/auth/email/verify", #"{"token":"\#(token)"}"#)
             #expect(elsewhere.status == .forbidden)
             #expect(try elsewhere.decoded(ErrorBody.self) == ErrorBody(error: "email_verified_sign_in", message: "Email verified. Sign in to continue."))

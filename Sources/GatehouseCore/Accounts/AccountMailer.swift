@@ -178,7 +178,7 @@ package struct AccountMailer: Sendable {
             secondaryLink: action == .existingAccount ? "\(publicURL)/forgot-password" : nil,
             secondaryLabel: action == .existingAccount ? messages.text(.forgotPassword) : nil, appName: appName,
             subject: messages.text(subject, values), body: messages.text(body, values), actionLabel: messages.text(label, values),
-            codeLine: secret == nil || action == .reauthentication ? nil : messages.text(.mailCodeLine, values), footer: messages.text(.mailIgnore, values),
+            codeLine: secret == nil || action == .reauthentication ? nil : messages.text(.mailCodeLine, values), footer: messages.text(action == .signUp ? .mailSignUpIgnore : .mailIgnore, values),
             siteURL: publicURL
         )
     }
