@@ -49,7 +49,7 @@ import Testing
             let (signUp, here) = try await Self.signUp(client, "ann@example.com", Self.newPassword, name: "Ann")
             #expect(signUp.status == .accepted && (here[.gatehouseSignUp]?.hasPrefix("ghs_") ?? false))
             let mail = try #require(try await fixture.mails(count: 1).first)
-            #expect(mail.text.contains("If you did not sign up for Peated, ignore this email: its link signs in only where the sign-up was made."))
+            #expect(mail.text.contains("If you did not sign up for Peated, you can ignore this email."))
             let token = try #require(mail.token)
             let elsewhere = try await client.postJSON("/api/auth/email/verify", #"{"token":"\#(token)"}"#)
             #expect(elsewhere.status == .forbidden)

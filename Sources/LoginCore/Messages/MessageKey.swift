@@ -299,7 +299,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .mailReauthSubject: "Confirm it's you on {app}"
         case .mailReauthBody: "Someone signed in to your {app} account asked to change its password. To confirm it was you, enter this code: {code}"
         case .mailIgnore: "If you did not ask for this, you can ignore this email."
-        case .mailSignUpIgnore: "If you did not sign up for {app}, ignore this email: its link signs in only where the sign-up was made."
+        case .mailSignUpIgnore: "If you did not sign up for {app}, you can ignore this email."
         default: passkeyDefaultText
         }
     }
