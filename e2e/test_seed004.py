@@ -38,6 +38,27 @@ def test_S004_phone_input_accepts_ten_digits_and_formats_as_you_type(browser, se
     assert box.get_attribute("value") == "12345 67890"
 
 
+def test_I36_a_number_typed_key_by_key_with_its_country_code_is_the_number_typed(browser, server004):
+    """Issue 36, point 1: `+919876543210` typed one key at a time was shown as "91987 65432"
+    and Send OTP went to that other number; now the country code stays as typed until the
+    national digits start, and the code goes to the number typed."""
+    driver = browser()
+    open_phone(driver, server004)
+    box = el(driver, "phone")
+    box.click()
+    seen = []
+    for key in "+919876543210":
+        box.send_keys(key)
+        seen.append(box.get_attribute("value"))
+    assert seen[:4] == ["+", "+9", "+91", "9"], seen
+    assert "91987 65432" not in seen and box.get_attribute("value") == "98765 43210"
+    before = len(server004.codes("+91" + DEMO_NATIONAL))
+    wait_for(driver, lambda d: el(d, "send").is_enabled())
+    el(driver, "send").click()
+    wait_for(driver, lambda d: d.current_url.endswith("/login/code"))
+    assert server004.latest_code("+91" + DEMO_NATIONAL, after=before)
+
+
 def test_S004_pasted_international_number_is_formatted_and_keeps_the_caret(browser, server004):
     driver = browser()
     open_phone(driver, server004)

@@ -1,7 +1,7 @@
 /// Formatting and pre-checking a national number as it is typed, from a ``PhoneCountry``.
 ///
 /// Every keystroke and paste goes through ``edit(_:caret:country:)``: it keeps the digits,
-/// drops a pasted dial code (`+91 98765 43210`) or trunk `0`, caps the length at the region's
+/// drops a pasted or typed dial code (`+91 98765 43210`) or trunk `0`, caps the length at the region's
 /// digit count, groups the digits as the region writes them (`98765 43210`) and moves the caret
 /// so it stays after the same digit. The server, with libphonenumber, stays the authority on
 /// validity; ``isComplete(_:country:)`` only decides when "Send OTP" may be pressed.
@@ -27,10 +27,16 @@ public enum PhoneNumberInput {
         let dial = String(country.dialCode.filter(\.isASCIIDigit))
         let trimmed = raw.drop(while: { $0 == " " })
         if trimmed.hasPrefix("+") || trimmed.hasPrefix("00") {
+            let international = trimmed.hasPrefix("00") ? "" : "+"
             let prefix = (trimmed.hasPrefix("00") ? "00" : "") + dial
-            if digits.hasPrefix(prefix) {
+            if digits.hasPrefix(prefix), digits.count > prefix.count {
                 digits.removeFirst(prefix.count)
                 dropped = prefix.count
+            } else {
+                // Still typing the country code (`+`, `+9`, `+91`), or another country's: kept as
+                // typed, never read as national digits, and never a whole number.
+                let text = international + String(digits.prefix(15))
+                return Edit(text: text, digits: "", caret: text.count)
             }
         } else if digits.count > maxDigits(country), digits.hasPrefix("0") {
             digits.removeFirst()

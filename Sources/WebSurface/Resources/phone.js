@@ -68,7 +68,7 @@ function startPhone(form) {
   let sending = false, coolingDown = false, complete = false;
   const country = () => config.countries.find((c) => c.code === select.value) || config.countries[0];
 
-  // LoginCore's PhoneNumberInput.edit: keep digits, drop a pasted dial code or trunk 0, cap, group, keep the caret.
+  // LoginCore's PhoneNumberInput.edit: keep digits, drop a pasted or typed dial code or trunk 0, cap, group, keep the caret.
   function edit(raw, caret) {
     const c = country(), max = c.digits || 14, dial = c.dial_code.replace(/\D/g, "");
     let before = [...raw.slice(0, caret)].filter((ch) => /[0-9]/.test(ch)).length;
@@ -76,7 +76,12 @@ function startPhone(form) {
     const trimmed = raw.trimStart();
     if (trimmed.startsWith("+") || trimmed.startsWith("00")) {
       const prefix = (trimmed.startsWith("00") ? "00" : "") + dial;
-      if (digits.startsWith(prefix)) { digits = digits.slice(prefix.length); before -= prefix.length; }
+      if (digits.startsWith(prefix) && digits.length > prefix.length) { digits = digits.slice(prefix.length); before -= prefix.length; }
+      else {
+        // Still typing the country code (+, +9, +91), or another country's: kept as typed, never national digits.
+        const pending = (trimmed.startsWith("00") ? "" : "+") + digits.slice(0, 15);
+        return { formatted: pending, position: pending.length, digits: "", done: false };
+      }
     } else if (digits.length > max && digits.startsWith("0")) { digits = digits.slice(1); before -= 1; }
     digits = digits.slice(0, max);
     const groups = [];
