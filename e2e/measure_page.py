@@ -31,7 +31,7 @@ def measure_passkey_resume():
     median of 10, against the seed's 1 s."""
     import time
     from conftest import free_port
-    from test_passkeys import authenticator, enrol, sign_out
+    from test_passkeys import authenticator, enrol, session_ends
     from pages import wait_for
     from selenium.webdriver.common.by import By
     port = free_port()
@@ -40,7 +40,7 @@ def measure_passkey_resume():
     try:
         authenticator(driver)
         enrol(driver, server)
-        sign_out(driver)
+        session_ends(driver)
         times = []
         for _ in range(10):
             driver.get("about:blank")

@@ -121,6 +121,8 @@ package struct WebController {
         }
         var response = Response.redirect(to: "/login", type: .normal)
         response.setCookie(WebCookies.expired(WebCookies.session))
+        // The sign-out sticks: the login page starts no biometric prompt until the next sign-in.
+        response.setCookie(WebCookies.cookie(WebCookies.signedOut, "1", maxAge: 365 * 24 * 3600))
         response.headers[.cacheControl] = "no-store"
         return response
     }

@@ -70,6 +70,16 @@ import Testing
         #expect(state == promptState(.signedIn))
     }
 
+    /// Issue 36, point 3: after an explicit sign-out there is no stored session, so the next
+    /// launch shows the form and starts no prompt (approving one would sign straight back in).
+    @Test func I36_aLaunchAfterSigningOutShowsTheFormAndStartsNoPrompt() {
+        var state = PasskeySignInState()
+        #expect(prompt.send(.launched(enrolled: true, signedOut: true), to: &state).isEmpty)
+        #expect(state == promptState(.form))
+        #expect(prompt.send(.retry, to: &state).untracked == [.signInWithPasskey], "the person may still choose it")
+        #expect(state == promptState(.prompting))
+    }
+
     @Test func P02_everyRefusalLeavesThePasswordFormWithTheAppsCopyAndAnUnknownPasskeyIsForgotten() {
         var state = promptState(.prompting)
         #expect(prompt.send(.usePassword, to: &state).untracked == [.focusEmail])

@@ -12,6 +12,8 @@ package enum WebCookies {
     package static let device = "__Host-gatehouse-device"
     /// The browser's sign-up binding, for the verification link to sign in only here.
     package static let signUp = "__Host-gatehouse-signup"
+    /// Set by signing out, cleared by signing in: the login page then starts no biometric prompt.
+    package static let signedOut = "__Host-gatehouse-signed-out"
     /// The verification id of the code this browser is entering (phone sign-in).
     package static let phoneCode = "__Host-gatehouse-otp"
 
@@ -30,6 +32,7 @@ package enum WebCookies {
     package static func setSignedIn(_ response: inout Response, sessionID: String, deviceToken: String, settings: AuthSettings) {
         response.setCookie(cookie(session, sessionID, maxAge: settings.webSessionLifetime + 24 * 3600))
         response.setCookie(cookie(device, deviceToken, maxAge: Int(settings.abuse.deviceTokenLifetime)))
+        response.setCookie(expired(signedOut))
     }
 
     /// A fresh random CSRF token.

@@ -21,8 +21,8 @@ public struct PasskeySignIn: Sendable {
     /// Applies one event; returns the effects to run, in order.
     public func step(_ event: PasskeySignInEvent, to state: inout PasskeySignInState) -> [PasskeySignInEffect] {
         switch (event, state.phase) {
-        case (.launched(let enrolled), .form):
-            guard enrolled else { return [] }
+        case (.launched(let enrolled, let signedOut), .form):
+            guard enrolled, !signedOut else { return [] }
             state.phase = .prompting
             return [.announce(body), .signInWithPasskey]
         case (.usePassword, .prompting):

@@ -21,8 +21,10 @@ public enum PasskeySignInPhase: Equatable, Sendable {
 
 /// What happens on the login screen's passkey path.
 public enum PasskeySignInEvent: Equatable, Sendable {
-    /// The screen opened; `enrolled` when this device accepted the offer (its marker is kept).
-    case launched(enrolled: Bool)
+    /// The screen opened; `enrolled` when this device accepted the offer (its marker is kept),
+    /// `signedOut` when the person signed out here since their last sign-in: seed 003 prompts
+    /// on launch only with a stored session, and a sign-out must stick.
+    case launched(enrolled: Bool, signedOut: Bool = false)
     /// "Use password instead".
     case usePassword
     /// "Try Face ID or fingerprint again", or the email field's passkey suggestion.

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseHTTP
 import Hummingbird
 import LoginCore
 
@@ -47,7 +48,8 @@ extension WebController {
         let machine = PasskeySignIn(configuration: configuration)
         var state = PasskeySignInState()
         if services.pipeline.settings.passkeys.offer {
-            _ = machine.send(.launched(enrolled: PasskeyCookies.isSet(PasskeyCookies.enrolled, in: request)), to: &state)
+            let enrolled = PasskeyCookies.isSet(PasskeyCookies.enrolled, in: request)
+            _ = machine.send(.launched(enrolled: enrolled, signedOut: request.cookies[WebCookies.signedOut] != nil), to: &state)
         }
         let m = configuration.messages
         return [
