@@ -119,6 +119,16 @@ def test_S004_otp_sends_to_existing_account_and_the_outbox_code_signs_in(browser
     assert "Demo User" in driver.find_element(By.TAG_NAME, "body").text
 
 
+def test_I36_a_phone_only_accounts_home_shows_its_number_and_no_empty_email(browser, server004):
+    """Issue 36, point 6: Home showed an empty "Email" row and no phone number."""
+    driver = browser()
+    code = request_code(driver, server004)
+    el(driver, "code").send_keys(code)
+    wait_for(driver, lambda d: d.current_url.endswith("/home"))
+    assert el(driver, "user-phone").text == "+91 98765 43210"
+    assert not driver.find_elements(By.ID, "user-email")
+
+
 def test_S004_sent_tick_and_disabled_inputs_while_sending(browser, server004):
     driver = browser()
     open_phone(driver, server004)

@@ -105,7 +105,13 @@ package struct WebController {
             return Response.redirect(to: "/login" + reason, type: .normal)
         }
         let csrf = WebCookies.newToken()
-        var values: [String: Any] = ["appName": configuration.appName, "name": user.name, "email": user.email, "csrf": csrf]
+        var values: [String: Any] = ["appName": configuration.appName, "name": user.name, "csrf": csrf]
+        // A phone-only account has no email to show, and its number is what identifies it.
+        if !user.email.isEmpty { values["email"] = user.email }
+        if let principal = context.identity,
+           let phone = try await services.profiles.identities(of: principal.user.id).first(where: { $0.provider == .phone })?.subject {
+            values["phone"] = services.phone?.displayed(phone) ?? phone
+        }
         if let principal = context.identity {
             values.merge(try await homeGoogleContext(request, user: principal.user)) { _, new in new }
             values.merge(try await homePasskeyContext(request, principal: principal)) { _, new in new }

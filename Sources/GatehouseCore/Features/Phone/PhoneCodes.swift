@@ -41,6 +41,11 @@ package struct PhoneCodes: Sendable {
         return try await sendPhoneCode(to: number, purpose: purpose, name: name, registerIfMissing: registerIfMissing, from: client)
     }
 
+    /// A stored number (E.164) as people write it: `+91 98765 43210`.
+    package func displayed(_ e164: String) -> String {
+        issuer.numbers.parse(e164, region: "")?.international ?? e164
+    }
+
     /// The current code of a phone, for clients that verify by number (GoTrue's `/verify`).
     package func currentPhoneCode(_ text: String) async throws -> String {
         guard let number = try? issuer.number(text, country: nil), let record = try await issuer.codes.phoneCode(phone: number.e164) else {
