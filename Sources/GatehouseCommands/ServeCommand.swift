@@ -175,6 +175,8 @@ public struct ServeCommand: AsyncParsableCommand {
         }
         if demo, configuration.phone != nil { try await ensureDemoPhoneAccount() }
         let publicHost = URL(string: configuration.resolvedPublicURL)?.host ?? host
+        // WebOTP's `@host #code` line must name the host the pages are opened on.
+        if configuration.publicURL != nil { configuration.phone?.originHost = publicHost }
         let wantsMail = configuration.accounts.sendsMail
         if let delivery = try email.delivery(appName: configuration.login.appName, publicHost: publicHost, demo: demo && wantsMail) {
             configuration.email = delivery
@@ -193,9 +195,13 @@ public struct ServeCommand: AsyncParsableCommand {
         let host = host
         let scheme = connections.scheme
         let supabase = configuration.supabaseAnonKey != nil
+        let publicURL = configuration.publicURL
+        let offersPassword = configuration.signInMethods.offers(.email)
         let phoneDemo = demo && configuration.phone != nil ? outbox : nil
         let app = try await buildApplication(configuration, logger: Logger(label: "gatehouse")) { boundPort in
-            Self.announce(url: "\(scheme)://\(host):\(boundPort)", demo: demo, supabase: supabase)
+            Self.announce(
+                url: "\(scheme)://\(host):\(boundPort)", publicURL: publicURL, demo: demo && offersPassword, supabase: supabase
+            )
             if let mailDemo {
                 let path = URL(fileURLWithPath: mailDemo).standardizedFileURL.path
                 FileHandle.standardOutput.write(Data("Demo mail: sign-up, verification and reset mail is written to \(path)\n".utf8))
@@ -232,9 +238,15 @@ public struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private static func announce(url: String, demo: Bool, supabase: Bool) {
-        var lines = ["Gatehouse is listening on \(url)", "GraphQL: \(url)/graphql", "OpenAPI: \(url)/openapi.yaml"]
-        if supabase { lines.append("Supabase Auth: \(url)/auth/v1 (clients send the anon key as apikey)") }
+    /// The start-up banner: where it listens, the public URL people open (passkeys, mail links
+    /// and SMS use it) when one is given, and the demo account only where the app signs in by
+    /// password.
+    private static func announce(url: String, publicURL: String?, demo: Bool, supabase: Bool) {
+        var lines = ["Gatehouse is listening on \(url)"]
+        let open = publicURL ?? url
+        if let publicURL, publicURL != url { lines.append("Open it at \(publicURL) (its public URL: passkeys, mail links and SMS use it)") }
+        lines += ["GraphQL: \(open)/graphql", "OpenAPI: \(open)/openapi.yaml"]
+        if supabase { lines.append("Supabase Auth: \(open)/auth/v1 (clients send the anon key as apikey)") }
         if demo {
             lines += [
                 "Demo account: \(demoEmail) / \(demoPassword)",

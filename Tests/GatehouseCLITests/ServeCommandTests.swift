@@ -82,6 +82,28 @@ import FoundationNetworking
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "codes are readable by the owner only")
     }
 
+    /// Issue 36, point 11: the banner names the public URL people open, offers the email demo
+    /// account only where the app signs in by password, and SMS name the public URL's host for
+    /// WebOTP (they named the listening address, so autofill never matched).
+    @Test func I36_theBannerNamesThePublicURLAndOnlyTheWaysInTheAppOffers() async throws {
+        let directory = try CLIProcess.temporaryDirectory()
+        let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/004-urbannest/gatehouse.json").path
+        let demo = try await Self.startDemo(
+            in: directory, arguments: ["--config", config, "--public-url", "http://localhost:8765"], waitFor: "Demo phone:"
+        )
+        defer { if demo.process.isRunning { demo.process.terminate() } }
+        #expect(demo.output.contains("Open it at http://localhost:8765 (its public URL: passkeys, mail links and SMS use it)"))
+        #expect(demo.output.contains("OpenAPI: http://localhost:8765/openapi.yaml"))
+        #expect(!demo.output.contains("Demo account:") && !demo.output.contains("Try: curl"), "UrbanNest signs in by phone only")
+        let (_, sent) = try await Self.post(#"{"phone":"98765 43210","country":"IN"}"#, to: "api/auth/phone/otp", at: demo.url)
+        #expect(sent.statusCode == 200)
+        let outbox = directory.appendingPathComponent("gatehouse-sms-outbox.jsonl").path
+        let line = try #require(try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n").last)
+        let code = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["code"] as? String)
+        #expect(line.contains("@localhost #\(code)"), "\(line)")
+    }
+
     static func post(_ json: String, to path: String, at url: URL) async throws -> (Data, HTTPURLResponse) {
         var request = URLRequest(url: url.appendingPathComponent(path))
         request.httpMethod = "POST"
