@@ -66,9 +66,7 @@ package struct GoTrueController {
         case "recovery":
             let signIn = try await services.pipeline.signIn(.passwordReset(try body.mailProof(), newPassword: nil), from: context.client)
             try await services.accounts.allowPasswordSet(sessionID: signIn.sessionID, within: Self.recoveryWindow)
-            var response = try await session(signIn.grant)
-            response.headers[.gatehouseDevice] = signIn.deviceToken
-            return response
+            return try await session(signIn)
         default:
             throw GoTrueError.validationFailed("Verify supports the types sms, signup, email and recovery")
         }
@@ -76,7 +74,11 @@ package struct GoTrueController {
 
     /// Signs in with any grant and answers with GoTrue's session.
     package func signedIn(_ grant: Grant, context: GatehouseRequestContext) async throws -> Response {
-        let signIn = try await services.pipeline.signIn(grant, from: context.client)
+        try await session(try await services.pipeline.signIn(grant, from: context.client))
+    }
+
+    /// GoTrue's session for a sign-in, with the device token the client should keep.
+    private func session(_ signIn: SignIn) async throws -> Response {
         var response = try await session(signIn.grant)
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response

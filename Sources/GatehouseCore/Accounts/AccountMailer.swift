@@ -131,7 +131,7 @@ package struct AccountMailer: Sendable {
     package func check(_ purpose: OneTimeSecretPurpose, _ proof: MailProof, now: Date) async throws -> OneTimeSecret {
         switch proof {
         case .token(let token):
-            guard let secret = try await secrets.secret(purpose, id: RefreshToken.hash(token)), secret.consumedAt == nil, now < secret.expiresAt
+            guard let secret = try await secrets.secret(purpose, id: RefreshToken.hash(token)), secret.isLive(at: now)
             else { throw GatehouseError.linkExpired }
             return secret
         case .code(let email, let text):

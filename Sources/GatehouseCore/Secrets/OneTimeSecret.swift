@@ -38,6 +38,13 @@ public struct OneTimeSecret: Sendable, Equatable {
     }
 }
 
+extension OneTimeSecret {
+    /// Whether it can still be used at `date`: unused and unexpired.
+    package func isLive(at date: Date) -> Bool {
+        consumedAt == nil && date < expiresAt
+    }
+}
+
 /// What a one-time secret is for; each stored name is permanent.
 public struct OneTimeSecretPurpose: RawRepresentable, Hashable, Sendable {
     public var rawValue: String

@@ -98,7 +98,7 @@ extension EmailAccounts {
             try PasswordShape.check(password)
             let mail = try requireMail()
             let id = principal.session.id
-            guard let marker = try await mail.secrets.secret(.recoverySession, id: id), marker.consumedAt == nil, now < marker.expiresAt else {
+            guard let marker = try await mail.secrets.secret(.recoverySession, id: id), marker.isLive(at: now) else {
                 throw GatehouseError.reauthenticationRequired
             }
             try await context.passwords.check(password, logger: context.logger)

@@ -203,8 +203,7 @@ package struct EmailAccounts: Sendable {
 
 extension EmailAccounts: PendingPasswords {
     package func pendingPasswordHash(for email: String) async throws -> String? {
-        guard let mail, let secret = try await mail.secrets.secret(.emailVerification, target: email),
-              secret.consumedAt == nil, now < secret.expiresAt
+        guard let mail, let secret = try await mail.secrets.secret(.emailVerification, target: email), secret.isLive(at: now)
         else { return nil }
         return try? JSONDecoder().decode(MailSecretFields.self, from: secret.data).pendingPasswordHash
     }
