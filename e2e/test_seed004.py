@@ -199,15 +199,25 @@ def test_S004_network_error_keeps_the_number_and_allows_retry(browser, server004
     wait_for(driver, lambda d: d.current_url.endswith("/login/code"))
 
 
-def test_S004_invalid_number_refused_by_the_server_shakes_with_the_seed_message(browser, server004):
+def test_I36_a_number_the_server_refuses_never_gets_the_tick_and_return_shows_the_seed_message(browser, server004):
+    """Issue 36, point 2: "12345 67890" got the green tick, "Valid phone number" and an enabled
+    Send OTP, and then the server's "Please enter a valid 10-digit mobile number" beside the tick.
+    The page now uses libphonenumber's rule for the region, the one the server checks with."""
     driver = browser()
     open_phone(driver, server004)
-    type_number(driver, "1234567890")  # ten digits, but a fixed-line number in India
-    wait_for(driver, lambda d: el(d, "send").is_enabled())
-    el(driver, "send").click()
+    box = el(driver, "phone")
+    box.click()
+    for key in "12345 67890":  # ten digits, but no Indian mobile number starts with 1
+        box.send_keys(key)
+    assert box.get_attribute("value") == "12345 67890"
+    assert "complete" not in el(driver, "phone-field").get_attribute("class")
+    assert not el(driver, "send").is_enabled()
+    assert el(driver, "announcer").text != "Valid phone number"
+    box.send_keys(Keys.ENTER)
     wait_for(driver, lambda d: visible_text(d, "phone-error") == "Please enter a valid 10-digit mobile number")
     assert "shake" in el(driver, "phone-field").get_attribute("class")
     assert el(driver, "phone").get_attribute("aria-invalid") == "true"
+    assert "complete" not in el(driver, "phone-field").get_attribute("class")
 
 
 def test_S004_wrong_code_shows_tries_left_and_right_code_still_works(browser, server004):

@@ -4,7 +4,16 @@
 #include <set>
 #include <string>
 
+#include <phonenumbers/phonemetadata.pb.h>
 #include <phonenumbers/phonenumberutil.h>
+
+namespace i18n {
+namespace phonenumbers {
+// The metadata libphonenumber was built with (its generated metadata.cc; the header is not installed).
+int metadata_size();
+const void *metadata_get();
+}  // namespace phonenumbers
+}  // namespace i18n
 
 using i18n::phonenumbers::PhoneNumber;
 using i18n::phonenumbers::PhoneNumberUtil;
@@ -17,7 +26,41 @@ void copy(const std::string &value, char *target, size_t capacity) {
     target[length] = '\0';
 }
 
+/// The region's metadata, read once from the library's own copy; nullptr for an unknown region.
+const i18n::phonenumbers::PhoneMetadata *metadata(const std::string &region) {
+    static const i18n::phonenumbers::PhoneMetadataCollection *collection = [] {
+        auto *parsed = new i18n::phonenumbers::PhoneMetadataCollection();
+        parsed->ParseFromArray(i18n::phonenumbers::metadata_get(), i18n::phonenumbers::metadata_size());
+        return parsed;
+    }();
+    for (const auto &entry : collection->metadata()) {
+        if (entry.id() == region) return &entry;
+    }
+    return nullptr;
+}
+
 }  // namespace
+
+extern "C" size_t gh_phone_mobile_rule(const char *region, char *pattern, size_t capacity, int *lengths, size_t lengths_capacity, size_t *lengths_count) {
+    *lengths_count = 0;
+    if (capacity > 0) pattern[0] = '\0';
+    try {
+        const i18n::phonenumbers::PhoneMetadata *found = metadata(region);
+        if (found == nullptr || !found->has_mobile()) return 0;
+        const auto &mobile = found->mobile();
+        const auto &possible = mobile.possible_length_size() > 0 ? mobile.possible_length() : found->general_desc().possible_length();
+        for (int length : possible) {
+            if (length > 0 && *lengths_count < lengths_capacity) lengths[(*lengths_count)++] = length;
+        }
+        const std::string &rule = mobile.national_number_pattern();
+        if (capacity > 0) copy(rule, pattern, capacity);
+        return rule.size() + 1;
+    } catch (...) {
+        *lengths_count = 0;
+        if (capacity > 0) pattern[0] = '\0';
+        return 0;
+    }
+}
 
 extern "C" void gh_phone_parse(const char *text, const char *region, gh_phone_parsed *out) {
     std::memset(out, 0, sizeof(*out));

@@ -1,7 +1,8 @@
 /// What a phone screen needs about one region: one entry of `GET /api/auth/phone/countries`.
 ///
-/// LoginCore and the web page format and pre-check numbers from this data; the server, with
-/// libphonenumber, stays the authority on what is valid.
+/// LoginCore and the web page format and check numbers from this data. ``mobilePattern`` and
+/// ``mobileLengths`` are libphonenumber's own rule for the region's mobile numbers, the rule the
+/// server checks with, so a screen never calls a number valid that the server refuses.
 public struct PhoneCountry: Codable, Sendable, Equatable, Hashable {
     /// ISO 3166 alpha-2 (`IN`).
     public var code: String
@@ -17,8 +18,16 @@ public struct PhoneCountry: Codable, Sendable, Equatable, Hashable {
     public var digits: Int
     /// Group sizes for formatting as you type (`[5, 5]` → `98765 43210`).
     public var grouping: [Int]
+    /// libphonenumber's pattern for the national digits of a mobile number, matched whole
+    /// (`(?:...)` ECMAScript and ICU alike); `nil` from a server that does not send it.
+    public var mobilePattern: String?
+    /// The digit counts a mobile number may have (`[10]` for India); `nil` with no pattern.
+    public var mobileLengths: [Int]?
 
-    public init(code: String, dialCode: String, name: String, flag: String, example: String, digits: Int, grouping: [Int]) {
+    public init(
+        code: String, dialCode: String, name: String, flag: String, example: String, digits: Int, grouping: [Int],
+        mobilePattern: String? = nil, mobileLengths: [Int]? = nil
+    ) {
         self.code = code
         self.dialCode = dialCode
         self.name = name
@@ -26,11 +35,13 @@ public struct PhoneCountry: Codable, Sendable, Equatable, Hashable {
         self.example = example
         self.digits = digits
         self.grouping = grouping
+        self.mobilePattern = mobilePattern
+        self.mobileLengths = mobileLengths
     }
 
     enum CodingKeys: String, CodingKey {
         case code, name, flag, example, digits, grouping
-        case dialCode = "dial_code"
+        case dialCode = "dial_code", mobilePattern = "mobile_pattern", mobileLengths = "mobile_lengths"
     }
 }
 

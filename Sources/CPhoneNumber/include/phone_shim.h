@@ -38,6 +38,12 @@ void gh_phone_parse(const char *text, const char *region, gh_phone_parsed *out);
 /// Fills `out` for `region`; returns 0 when the region is known.
 int gh_phone_region_info(const char *region, gh_phone_region *out);
 
+/// The region's rule for a mobile number's national digits, from the metadata libphonenumber
+/// validates with: writes the pattern (a whole-match regular expression) into `pattern` and up to
+/// `lengths_capacity` possible digit counts into `lengths`. Returns the pattern's length plus
+/// one (call again with a bigger buffer when that exceeds `capacity`), or 0 for an unknown region.
+size_t gh_phone_mobile_rule(const char *region, char *pattern, size_t capacity, int *lengths, size_t lengths_capacity, size_t *lengths_count);
+
 /// Writes the known regions, comma-separated, into `buffer`; returns the length needed.
 size_t gh_phone_supported_regions(char *buffer, size_t capacity);
 

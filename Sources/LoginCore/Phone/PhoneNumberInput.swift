@@ -1,10 +1,14 @@
+import Foundation
+
 /// Formatting and pre-checking a national number as it is typed, from a ``PhoneCountry``.
 ///
 /// Every keystroke and paste goes through ``edit(_:caret:country:)``: it keeps the digits,
-/// drops a pasted or typed dial code (`+91 98765 43210`) or trunk `0`, caps the length at the region's
+/// drops a pasted or typed dial code (`+91 98765 43210`, or `91 98765 43210` once the digits
+/// outgrow a national number) or trunk `0`, caps the length at the region's
 /// digit count, groups the digits as the region writes them (`98765 43210`) and moves the caret
-/// so it stays after the same digit. The server, with libphonenumber, stays the authority on
-/// validity; ``isComplete(_:country:)`` only decides when "Send OTP" may be pressed.
+/// so it stays after the same digit. ``isComplete(_:country:)`` decides when the tick shows and
+/// "Send OTP" may be pressed, with libphonenumber's own rule for the region (served in
+/// ``PhoneCountry/mobilePattern``), so the screen and the server give one verdict.
 public enum PhoneNumberInput {
     /// The result of an edit: the text to show and where the caret goes.
     public struct Edit: Equatable, Sendable {
@@ -38,9 +42,17 @@ public enum PhoneNumberInput {
                 let text = international + String(digits.prefix(15))
                 return Edit(text: text, digits: "", caret: text.count)
             }
-        } else if digits.count > maxDigits(country), digits.hasPrefix("0") {
+        } else if digits.count > maxDigits(country), !digits.hasPrefix("0"), digits.hasPrefix(dial),
+            digits.count <= dial.count + maxDigits(country)
+        {
+            // The country code typed without its `+` (`91 98765 43210`): read as one once the
+            // digits outgrow a national number.
+            digits.removeFirst(dial.count)
+            dropped = dial.count
+        }
+        if digits.count > maxDigits(country), digits.hasPrefix("0") {
             digits.removeFirst()
-            dropped = 1
+            dropped += 1
         }
         digits = String(digits.prefix(maxDigits(country)))
         let text = format(digits, country: country)
@@ -60,10 +72,20 @@ public enum PhoneNumberInput {
         return groups.joined(separator: " ")
     }
 
-    /// Whether the digits make a whole mobile number for the region: its digit count, and not a
-    /// trunk `0` first (seed 004's `validatePhone`).
+    /// Whether the digits make a whole mobile number for the region.
+    ///
+    /// With the region's rule from libphonenumber: one of its digit counts, and its pattern
+    /// matched whole (`12345 67890` is ten digits but no Indian mobile number). From a server that
+    /// sends no rule: seed 004's `validatePhone`, the digit count and no trunk `0` first.
     public static func isComplete(_ digits: String, country: PhoneCountry) -> Bool {
-        guard digits.allSatisfy(\.isASCIIDigit), digits.first != "0" else { return false }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return false }
+        if let pattern = country.mobilePattern {
+            if let lengths = country.mobileLengths, !lengths.isEmpty, !lengths.contains(digits.count) { return false }
+            guard let rule = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$") else { return false }
+            let whole = NSRange(digits.startIndex..., in: digits)
+            return rule.firstMatch(in: digits, options: [], range: whole) != nil
+        }
+        guard digits.first != "0" else { return false }
         return country.digits > 0 ? digits.count == country.digits : (4...14).contains(digits.count)
     }
 
@@ -73,7 +95,8 @@ public enum PhoneNumberInput {
     }
 
     static func maxDigits(_ country: PhoneCountry) -> Int {
-        country.digits > 0 ? country.digits : 14
+        let longest = country.mobileLengths?.max() ?? 0
+        return max(country.digits, longest) > 0 ? max(country.digits, longest) : 14
     }
 
     private static func position(afterDigit count: Int, in text: String) -> Int {

@@ -70,7 +70,7 @@ function startPhone(form) {
 
   // LoginCore's PhoneNumberInput.edit: keep digits, drop a pasted or typed dial code or trunk 0, cap, group, keep the caret.
   function edit(raw, caret) {
-    const c = country(), max = c.digits || 14, dial = c.dial_code.replace(/\D/g, "");
+    const c = country(), max = Math.max(c.digits, ...(c.mobile_lengths || [])) || 14, dial = c.dial_code.replace(/\D/g, "");
     let before = [...raw.slice(0, caret)].filter((ch) => /[0-9]/.test(ch)).length;
     let digits = raw.replace(/\D/g, "");
     const trimmed = raw.trimStart();
@@ -82,7 +82,10 @@ function startPhone(form) {
         const pending = (trimmed.startsWith("00") ? "" : "+") + digits.slice(0, 15);
         return { formatted: pending, position: pending.length, digits: "", done: false };
       }
-    } else if (digits.length > max && digits.startsWith("0")) { digits = digits.slice(1); before -= 1; }
+    } else if (digits.length > max && !digits.startsWith("0") && digits.startsWith(dial) && digits.length <= dial.length + max) {
+      digits = digits.slice(dial.length); before -= dial.length;
+    }
+    if (digits.length > max && digits.startsWith("0")) { digits = digits.slice(1); before -= 1; }
     digits = digits.slice(0, max);
     const groups = [];
     let rest = digits;
@@ -91,8 +94,17 @@ function startPhone(form) {
     const formatted = groups.join(" ");
     let position = 0, seen = 0, wanted = Math.min(Math.max(before, 0), digits.length);
     for (let i = 0; i < formatted.length && seen < wanted; i++) { if (/[0-9]/.test(formatted[i])) seen++; position = i + 1; }
-    const done = digits[0] !== "0" && (c.digits ? digits.length === c.digits : digits.length >= 4);
-    return { formatted, position, digits, done };
+    return { formatted, position, digits, done: isComplete(digits, c) };
+  }
+
+  // LoginCore's PhoneNumberInput.isComplete: libphonenumber's own rule for the region, as the server checks.
+  function isComplete(digits, c) {
+    if (!digits) return false;
+    if (c.mobile_pattern) {
+      if (c.mobile_lengths?.length && !c.mobile_lengths.includes(digits.length)) return false;
+      return new RegExp(`^(?:${c.mobile_pattern})$`).test(digits);
+    }
+    return digits[0] !== "0" && (c.digits ? digits.length === c.digits : digits.length >= 4);
   }
 
   function refresh() {
