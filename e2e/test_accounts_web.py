@@ -12,7 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import EMAIL, PASSWORD, Server, free_port
-from pages import banner_text, el, open_login, post_and_wait, type_into, wait_for
+from pages import banner_text, blur, el, open_login, post_and_wait, type_into, wait_for
 from test_accessibility import axe_violations
 
 NEW_PASSWORD = "a long and quiet river"
@@ -77,7 +77,7 @@ def test_W02_sign_up_then_the_mails_link_verifies_and_lands_on_home(browser, pea
     driver.get(mail["link"])
     assert driver.find_element(By.TAG_NAME, "h1").text == "Verify your email"
     post_and_wait(driver)
-    assert driver.current_url.endswith("/home")
+    assert driver.current_url.endswith("/home?done=verified")
     assert "ada.web@example.com" in driver.page_source
 
 
@@ -109,9 +109,13 @@ def test_W03_an_unverified_sign_in_says_so_and_offers_resend_email(browser, peat
     wait_for(driver, lambda d: banner_text(d) == "Please verify your email address.")
     resend = el(driver, "resend")
     assert resend.is_displayed() and resend.text == "Resend email"
-    # The sign-up mail left moments ago: one mail per recipient a minute, so the resend waits.
+    # The sign-up mail left moments ago: one mail per recipient a minute, so the resend waits,
+    # on "Check your email", with the code field and the button counting down.
     post_and_wait(driver, "resend")
-    assert re.fullmatch(r"Too many attempts\. Please try again in \d+ seconds\.", el(driver, "notice").text), el(driver, "notice").text
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Check your email"
+    assert re.fullmatch(r"Resend email in (1:00|0:[0-5]\d)", el(driver, "resend").text), el(driver, "resend").text
+    assert not el(driver, "resend").is_enabled() and el(driver, "code").is_displayed()
+    assert "Too many attempts" not in driver.page_source
     # A wrong password hears nothing about verification, and no resend is offered.
     open_login(driver, peated)
     type_into(driver, "email", "bo.web@example.com")
@@ -147,7 +151,8 @@ def test_W04_forgot_then_reset_signs_in_and_ends_the_old_sessions(browser, peate
     assert el(driver, "password-error").text == "This password is too common. Please choose another."
     type_into(driver, "password", NEW_PASSWORD)
     post_and_wait(driver)
-    assert driver.current_url.endswith("/home")
+    assert driver.current_url.endswith("/home?done=password")
+    assert el(driver, "home-notice").text == "Your password was changed."
     old.get(peated.url + "/home")
     wait_for(old, lambda d: "/login" in d.current_url)
 
@@ -172,7 +177,7 @@ def test_W05_every_new_page_works_without_javascript(browser, peated):
     type_into(driver, "email", "di.web@example.com")
     type_into(driver, "code", mail["code"])
     post_and_wait(driver)
-    assert driver.current_url.endswith("/home")
+    assert "/home" in driver.current_url
     # Forgot and reset by code, without JavaScript.
     fresh = browser(javascript=False)
     fresh.get(peated.url + "/forgot-password")
@@ -184,7 +189,7 @@ def test_W05_every_new_page_works_without_javascript(browser, peated):
     type_into(fresh, "code", reset["code"])
     type_into(fresh, "password", "the river keeps on going")
     post_and_wait(fresh)
-    assert fresh.current_url.endswith("/home")
+    assert "/home" in fresh.current_url
 
 
 def reach_account_state(driver, server, state):
@@ -193,6 +198,19 @@ def reach_account_state(driver, server, state):
         driver.get(server.url + "/signup")
     elif state == "signup-errors":
         driver.get(server.url + "/signup")
+        type_into(driver, "email", "not-an-address")
+        type_into(driver, "password", "short")
+        blur(driver)
+        wait_for(driver, lambda d: el(d, "password-error").is_displayed())
+    elif state == "check-email-wrong-code":
+        sign_up(driver, server, "Ev Code", f"ev.{time.time_ns()}@example.com")
+        type_into(driver, "code", "000000")
+        post_and_wait(driver)
+    elif state == "home-verified":
+        address = f"hv.{time.time_ns()}@example.com"
+        before = mail_count(server)
+        sign_up(driver, server, "Hv Verified", address)
+        type_into(driver, "code", mails(server, before + 1)[-1]["code"])
         post_and_wait(driver)
     elif state == "check-email":
         sign_up(driver, server, "Ev Axe", f"ev.{time.time_ns()}@example.com")
@@ -221,7 +239,7 @@ def reach_account_state(driver, server, state):
         wait_for(driver, lambda d: banner_text(d) == "Please verify your email address.")
 
 
-ACCOUNT_STATES = ["signup", "signup-errors", "check-email", "verify-link", "verify-code", "verify-expired", "forgot",
+ACCOUNT_STATES = ["signup", "signup-errors", "check-email", "check-email-wrong-code", "home-verified", "verify-link", "verify-code", "verify-expired", "forgot",
                   "forgot-sent", "reset", "unverified-login"]
 
 
@@ -232,3 +250,143 @@ def test_W06_axe_finds_no_violations_in_any_new_state(browser, peated, axe_sourc
     reach_account_state(driver, peated, state)
     violations = axe_violations(driver, axe_source)
     assert violations == [], [(v["id"], v.get("help"), [n.get("target") for n in v.get("nodes", [])]) for v in violations]
+
+
+# Issue 36: every page after the login page as good as the login page.
+
+@pytest.fixture(scope="module")
+def peated_quick():
+    """Peated with a 3-second resend window, to watch "Resend email" count down and come back."""
+    port = free_port()
+    server = Server("002-peated", extra=("--public-url", f"http://localhost:{port}", "--email-resend-after", "3"), port=port)
+    yield server
+    server.close()
+
+
+def test_I36_check_your_email_takes_the_mailed_code_typed_key_by_key(browser, peated):
+    """Point 5: every mail says "Or enter this code"; "Check your email" now has the field."""
+    driver = browser()
+    before = mail_count(peated)
+    sign_up(driver, peated, "Cole Code", "cole.code@example.com")
+    assert el(driver, "code-hint").text == "Or enter the code from the email."
+    assert el(driver, "code").get_attribute("autocomplete") == "one-time-code"
+    code = mails(peated, before + 1)[-1]["code"]
+    box = el(driver, "code")
+    box.click()
+    for key in code:
+        box.send_keys(key)
+    post_and_wait(driver)
+    assert driver.current_url.endswith("/home?done=verified")
+    assert el(driver, "home-notice").text == "Your email address is verified."
+
+
+def test_I36_a_wrong_code_stays_on_check_your_email_with_the_error_under_the_field(browser, peated):
+    driver = browser()
+    sign_up(driver, peated, "Wren Wrong", "wren.wrong@example.com")
+    type_into(driver, "code", "000000")
+    post_and_wait(driver)
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Check your email"
+    assert el(driver, "code-error").is_displayed() and el(driver, "code").get_attribute("aria-invalid") == "true"
+    assert driver.switch_to.active_element == el(driver, "code"), "focus goes to the field in error"
+    assert el(driver, "resend").is_displayed()
+
+
+def test_I36_resend_email_counts_down_then_sends_and_says_so(browser, peated_quick):
+    """Points 4 and 9: after a sign-up "Resend email" counts down (one wait, shown once),
+    comes back by itself, sends, confirms, and counts down again. No dead end."""
+    driver = browser()
+    before = mail_count(peated_quick)
+    sign_up(driver, peated_quick, "Rhea Resend", "rhea.resend@example.com")
+    resend = el(driver, "resend")
+    assert re.fullmatch(r"Resend email in 0:0[1-3]", resend.text) and not resend.is_enabled()
+    assert "Too many attempts" not in driver.page_source and not el(driver, "banner").is_displayed()
+    wait_for(driver, lambda d: el(d, "resend").is_enabled(), timeout=6)
+    assert el(driver, "resend").text == "Resend email"
+    post_and_wait(driver, "resend")
+    assert el(driver, "notice").text == "If rhea.resend@example.com needs verifying, a new link is on its way."
+    assert len(mails(peated_quick, before + 2)) == before + 2
+    assert re.fullmatch(r"Resend email in 0:0[1-3]", el(driver, "resend").text)
+    assert el(driver, "code").is_displayed()
+
+
+def test_I36_resend_pressed_too_early_without_javascript_shows_the_wait_once_and_keeps_the_way_forward(browser, peated):
+    driver = browser(javascript=False)
+    before = mail_count(peated)
+    sign_up(driver, peated, "Nia NoScript", "nia.noscript@example.com")
+    post_and_wait(driver, "resend")
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Check your email"
+    assert re.fullmatch(r"Resend email in (1:00|0:[0-5]\d)", el(driver, "resend").text)
+    assert "Too many attempts" not in driver.page_source
+    type_into(driver, "code", mails(peated, before + 1)[-1]["code"])
+    post_and_wait(driver)
+    assert "/home" in driver.current_url
+
+
+def test_I36_a_spent_link_reopened_while_signed_in_says_so_and_offers_continue(browser, peated):
+    """Point 5: reopening a used link while signed in showed a red "expired" and nothing to do."""
+    driver = browser()
+    before = mail_count(peated)
+    sign_up(driver, peated, "Sol Spent", "sol.spent@example.com")
+    link = mails(peated, before + 1)[-1]["link"]
+    driver.get(link)
+    post_and_wait(driver)
+    assert "/home" in driver.current_url
+    driver.get(link)
+    post_and_wait(driver)
+    assert el(driver, "notice").text == "This link was already used, and you are signed in."
+    assert not driver.find_elements(By.CSS_SELECTOR, ".banner:not([hidden])")
+    post_and_wait(driver, "continue-link")
+    assert driver.current_url.endswith("/home")
+
+
+def test_I36_sign_up_checks_each_field_on_leaving_it_and_the_password_can_be_shown(browser, peated):
+    """Point 8: the login page's behaviour on sign-up: validation on blur with the app's submit
+    policy (Peated: disabled until valid), a show/hide toggle, and the app's wording."""
+    driver = browser()
+    driver.get(peated.url + "/signup")
+    assert not el(driver, "submit").is_enabled()
+    type_into(driver, "email", "not-an-address")
+    assert not el(driver, "email-error").is_displayed(), "no error while typing"
+    type_into(driver, "password", "short")
+    assert el(driver, "email-error").text == "Please enter a valid email"
+    blur(driver)
+    assert el(driver, "password-error").text == "Password must be at least 8 characters"
+    toggle = driver.find_element(By.CSS_SELECTOR, "[data-toggle=password]")
+    assert toggle.get_attribute("aria-label") == "Show password"
+    toggle.click()
+    assert el(driver, "password").get_attribute("type") == "text" and toggle.get_attribute("aria-label") == "Hide password"
+    assert el(driver, "signin-link").text == "Sign in", "Peated says Sign In, so its links say Sign in"
+
+
+def test_I36_sign_up_shows_a_spinner_and_a_double_press_signs_up_once(browser, peated):
+    driver = browser()
+    driver.get(peated.url + "/signup")
+    type_into(driver, "name", "Dot Double")
+    type_into(driver, "email", "dot.double@example.com")
+    type_into(driver, "password", NEW_PASSWORD)
+    before = mail_count(peated)
+    driver.execute_script("""
+        const button = document.getElementById('submit');
+        window.__busy = [];
+        new MutationObserver(() => window.__busy.push(button.getAttribute('aria-busy'))).observe(button, {attributes: true});
+        document.getElementById('signup-form').requestSubmit(button);
+        document.getElementById('signup-form').requestSubmit(button);""")
+    wait_for(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Check your email")
+    time.sleep(0.5)
+    assert mail_count(peated) == before + 1
+
+
+def test_I36_after_a_refused_submit_without_javascript_focus_is_on_the_first_error(browser, peated):
+    driver = browser(javascript=False)
+    driver.get(peated.url + "/signup")
+    type_into(driver, "name", "Fay Focus")
+    post_and_wait(driver)
+    assert driver.switch_to.active_element.get_attribute("id") == "email"
+    assert el(driver, "email-error").text == "Email is required"
+
+
+def test_I36_the_reset_page_offers_no_forgot_password(browser, peated):
+    driver = browser()
+    driver.get(peated.url + "/reset-password?token=ghm_example")
+    assert not driver.find_elements(By.ID, "forgot-link")
+    assert driver.find_element(By.CSS_SELECTOR, "[data-toggle=password]").is_displayed()

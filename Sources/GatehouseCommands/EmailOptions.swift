@@ -39,6 +39,9 @@ public struct EmailOptions: ParsableArguments {
     @Option(help: "Account mails the whole service sends per hour; past it mail is dropped and logged (default 1000).")
     var mailBudget: Int = MailPolicy().mailsPerHour
 
+    @Option(help: "Seconds before a second mail of one kind may go to one address (\"Resend email\" waits this long; default 60).")
+    var emailResendAfter: Int = MailPolicy().recipientInterval
+
     static let demoOutbox = "gatehouse-mail-outbox.jsonl"
 
     /// The mail limits these options set.
@@ -47,6 +50,7 @@ public struct EmailOptions: ParsableArguments {
         policy.signUpsPerAddressPerHour = signupLimit
         policy.mailsPerAddressPerHour = mailLimit
         policy.mailsPerHour = mailBudget
+        policy.recipientInterval = emailResendAfter
         return policy
     }
 
@@ -54,6 +58,7 @@ public struct EmailOptions: ParsableArguments {
 
     public func validate() throws {
         guard signupLimit > 0, mailLimit > 0, mailBudget > 0 else { throw ValidationError("mail limits must be positive numbers") }
+        guard (1...86_400).contains(emailResendAfter) else { throw ValidationError("--email-resend-after must be from 1 to 86400 seconds") }
         let chosen = [smtpUrl, emailWebhook, emailOutbox].compactMap { $0 }
         if chosen.count > 1 { throw ValidationError("choose one of --smtp-url, --email-webhook and --email-outbox") }
         if emailWebhook != nil, (environment["GATEHOUSE_EMAIL_WEBHOOK_SECRET"] ?? "").isEmpty {

@@ -47,8 +47,9 @@ extension WebController {
 
     /// The answer to a successful sign-in on any web screen: the session and device cookies,
     /// and Home, as a redirect or, for the script, as JSON.
-    package func signedIn(_ signIn: WebSignIn, request: Request) throws -> Response {
-        var response = try request.answer(json: ["redirect": "/home"]) { Response.redirect(to: "/home", type: .normal) }
+    package func signedIn(_ signIn: WebSignIn, request: Request, notice: HomeNotice? = nil) throws -> Response {
+        let home = "/home" + (notice.map { "?done=\($0.rawValue)" } ?? "")
+        var response = try request.answer(json: ["redirect": home]) { Response.redirect(to: home, type: .normal) }
         WebCookies.setSignedIn(&response, sessionID: signIn.sessionID, deviceToken: signIn.deviceToken, settings: services.pipeline.settings)
         return response
     }

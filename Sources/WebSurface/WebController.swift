@@ -106,6 +106,9 @@ package struct WebController {
         }
         let csrf = WebCookies.newToken()
         var values: [String: Any] = ["appName": configuration.appName, "name": user.name, "csrf": csrf]
+        if let done = request.uri.queryParameters["done"].flatMap({ HomeNotice(rawValue: String($0)) }) {
+            values["homeNotice"] = configuration.messages.text(done.key)
+        }
         // A phone-only account has no email to show, and its number is what identifies it.
         if !user.email.isEmpty { values["email"] = user.email }
         if let principal = context.identity,

@@ -24,12 +24,15 @@ package struct WebResources: Sendable {
             "welcome": try MustacheTemplate(string: read("welcome.mustache")),
             "brandmark": try MustacheTemplate(string: read("brandmark.mustache")),
             "account": try MustacheTemplate(string: read("account.mustache")),
+            "field": try MustacheTemplate(string: read("field.mustache")),
+            "actions": try MustacheTemplate(string: read("actions.mustache")),
             "passkeys": try MustacheTemplate(string: read("passkeys.mustache")),
             "biometric": try MustacheTemplate(string: read("biometric.mustache")),
         ])
         let assets = [
             "gatehouse.css": ("text/css; charset=utf-8", try read("gatehouse.css")),
             "login.js": ("text/javascript; charset=utf-8", try read("login.js")),
+            "forms.js": ("text/javascript; charset=utf-8", try read("forms.js")),
             "phone.js": ("text/javascript; charset=utf-8", try read("phone.js")),
             "provider.js": ("text/javascript; charset=utf-8", try read("provider.js")),
             "passkey.js": ("text/javascript; charset=utf-8", try read("passkey.js")),

@@ -60,7 +60,7 @@ extension MessageCatalogue {
     }
 
     /// Seconds as `m:ss` (`90` → `1:30`).
-    static func clock(_ seconds: Int) -> String {
+    public static func clock(_ seconds: Int) -> String {
         "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"
     }
 }

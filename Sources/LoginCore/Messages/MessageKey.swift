@@ -158,6 +158,17 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case deviceLastActive
     case deviceSignOut
     case deviceSignedOut
+    // Every page after the login page (issue 36).
+    case codeRequired
+    case emailCodeHint
+    case resendEmailCountdown
+    case continueLink
+    case linkAlreadyUsed
+    case confirmTitle
+    case confirmRemovePasskey
+    case confirmSignOutDevice
+    case confirmUnlinkProvider
+    case cancel
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {
@@ -220,7 +231,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .nameLabel: "Full Name"
         case .nameRequired: "Please enter your name"
         case .haveAccountPrompt: "Already have an account?"
-        case .signInLink: "Log in here"
+        case .signInLink: "Log in"
         case .codeTitle: "Enter verification code"
         case .codeSubtitle: "We sent a {length}-digit code to {phone}"
         case .codeLabel: "Verification code"
@@ -334,6 +345,23 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .deviceLastActive: "Last active {date}"
         case .deviceSignOut: "Sign out"
         case .deviceSignedOut: "That device was signed out."
+        default: pageDefaultText
+        }
+    }
+
+    /// The default copy of the shared page components: codes typed from a mail, waits and confirmations.
+    private var pageDefaultText: String {
+        switch self {
+        case .codeRequired: "Enter the code from the email"
+        case .emailCodeHint: "Or enter the code from the email."
+        case .resendEmailCountdown: "Resend email in {time}"
+        case .continueLink: "Continue"
+        case .linkAlreadyUsed: "This link was already used, and you are signed in."
+        case .confirmTitle: "Are you sure?"
+        case .confirmRemovePasskey: "Remove the passkey “{name}”? You will no longer be able to sign in with it."
+        case .confirmSignOutDevice: "Sign out {device}? It will need to sign in again."
+        case .confirmUnlinkProvider: "Unlink {provider}? You will no longer be able to sign in with it."
+        case .cancel: "Cancel"
         default: ""
         }
     }

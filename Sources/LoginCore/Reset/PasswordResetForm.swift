@@ -32,6 +32,8 @@ public struct PasswordResetForm: Sendable {
     public enum Event: Equatable, Sendable {
         case emailChanged(String)
         case passwordChanged(String)
+        /// The person left a field: it is checked and its error shown.
+        case fieldBlurred(AccountField)
         /// "Send reset link".
         case requestReset
         /// "Save password".
@@ -45,6 +47,7 @@ public struct PasswordResetForm: Sendable {
             switch (lhs, rhs) {
             case (.emailChanged(let a), .emailChanged(let b)), (.passwordChanged(let a), .passwordChanged(let b)): a == b
             case (.requestReset, .requestReset), (.submitPassword, .submitPassword): true
+            case (.fieldBlurred(let a), .fieldBlurred(let b)): a == b
             case (.requestResponse(let a), .requestResponse(let b)): a == b
             case (.resetResponse(.success), .resetResponse(.success)): true
             case (.resetResponse(.failure(let a)), .resetResponse(.failure(let b))): a == b
@@ -61,6 +64,11 @@ public struct PasswordResetForm: Sendable {
         /// Replace the screen with Home.
         case navigateHome
         case announce(String)
+    }
+
+    /// What each field must meet: the same checks as sign-up's.
+    public func checks(for field: AccountField) -> [FieldCheck] {
+        SignUpForm(configuration: configuration, options: options).checks(for: field)
     }
 
     public func send(_ event: Event, to state: inout State) -> [Effect] {
@@ -86,15 +94,21 @@ public struct PasswordResetForm: Sendable {
         case .passwordChanged(let value):
             state.password = value
             state.passwordError = nil
+        case .fieldBlurred(.email):
+            state.emailError = FieldCheck.firstIssue(in: checks(for: .email), with: state.email)
+        case .fieldBlurred(.password):
+            state.passwordError = FieldCheck.firstIssue(in: checks(for: .password), with: state.password)
+        case .fieldBlurred(.name), .fieldBlurred(.code):
+            break
         case .requestReset:
             state.banner = nil
-            state.emailError = configuration.rules.validateEmail(state.email)?.message(for: .email, in: messages)
+            state.emailError = FieldCheck.firstIssue(in: checks(for: .email), with: state.email)
             guard state.emailError == nil else { return [] }
             state.isSubmitting = true
             return [.requestReset(email: configuration.rules.normalizedEmail(state.email))]
         case .submitPassword:
             state.banner = nil
-            state.passwordError = SignUpForm(configuration: configuration, options: options).newPasswordError(state.password)
+            state.passwordError = FieldCheck.firstIssue(in: checks(for: .password), with: state.password)
             guard state.passwordError == nil else { return [] }
             state.isSubmitting = true
             return [.resetPassword(password: state.password)]

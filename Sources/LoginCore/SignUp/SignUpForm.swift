@@ -36,11 +36,20 @@ public struct SignUpForm: Sendable {
         case .passwordChanged(let value):
             state.password = value
             state.passwordError = nil
+        case .fieldBlurred(let field):
+            // Seed 000's rule for every form: a field is checked when the person leaves it.
+            guard !state.isSubmitting else { return [] }
+            switch field {
+            case .name: state.nameError = FieldCheck.firstIssue(in: checks(for: .name), with: state.name)
+            case .email: state.emailError = FieldCheck.firstIssue(in: checks(for: .email), with: state.email)
+            case .password: state.passwordError = FieldCheck.firstIssue(in: checks(for: .password), with: state.password)
+            case .code: break
+            }
         case .submit:
             state.banner = nil
-            state.nameError = state.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? messages.text(.nameRequired) : nil
-            state.emailError = configuration.rules.validateEmail(state.email)?.message(for: .email, in: messages)
-            state.passwordError = newPasswordError(state.password)
+            state.nameError = FieldCheck.firstIssue(in: checks(for: .name), with: state.name)
+            state.emailError = FieldCheck.firstIssue(in: checks(for: .email), with: state.email)
+            state.passwordError = FieldCheck.firstIssue(in: checks(for: .password), with: state.password)
             guard state.nameError == nil, state.emailError == nil, state.passwordError == nil else { return [] }
             state.isSubmitting = true
             return [.signUp(name: state.name, email: configuration.rules.normalizedEmail(state.email), password: state.password)]
@@ -61,12 +70,31 @@ public struct SignUpForm: Sendable {
 
     /// The screen's own check of a new password: present, at least the minimum, at most 1,024 bytes.
     public func newPasswordError(_ password: String) -> String? {
-        if password.isEmpty { return messages.text(.passwordRequired) }
-        if password.count < options.passwordMinimumLength {
-            return messages.text(.newPasswordTooShort, ["min": String(options.passwordMinimumLength)])
+        FieldCheck.firstIssue(in: checks(for: .password), with: password)
+    }
+
+    /// What each field must meet, in the order the messages take precedence; the web page gets
+    /// the same list.
+    public func checks(for field: AccountField) -> [FieldCheck] {
+        switch field {
+        case .name: [.required(messages.text(.nameRequired), trimmed: true)]
+        case .email: Self.emailChecks(configuration)
+        case .password:
+            [
+                .required(messages.text(.passwordRequired), trimmed: false),
+                .minimumLength(options.passwordMinimumLength, messages.text(.newPasswordTooShort, ["min": String(options.passwordMinimumLength)])),
+                .maximumBytes(1024, messages.text(.passwordTooLong, ["max": "1024"])),
+            ]
+        case .code: [.required(messages.text(.codeRequired), trimmed: true)]
         }
-        if password.utf8.count > 1024 { return messages.text(.passwordTooLong, ["max": "1024"]) }
-        return nil
+    }
+
+    /// An address: present, and in the app's pattern (``FieldRules/emailPattern``).
+    static func emailChecks(_ configuration: LoginConfiguration) -> [FieldCheck] {
+        [
+            .required(configuration.messages.text(.emailRequired), trimmed: true),
+            .pattern(configuration.rules.emailPattern, configuration.messages.text(.emailInvalid)),
+        ]
     }
 
     /// The text of each message that newly appeared, and the "check your email" notice.

@@ -21,6 +21,8 @@ public enum SignUpEvent: Equatable, Sendable {
     case nameChanged(String)
     case emailChanged(String)
     case passwordChanged(String)
+    /// The person left a field: it is checked and its error shown.
+    case fieldBlurred(AccountField)
     case submit
     /// The server's answer: the normalised address the mail went to, or why not.
     case signUpResponse(Result<String, AuthFailure>)

@@ -1,8 +1,10 @@
+import Foundation
 import LoginCore
 
-/// What the account template shows: a title, a notice, one form with its fields and banner,
-/// an optional "Resend email" button, and links. One template serves sign-up, verification,
-/// "Forgot password?" and the reset.
+/// What the account template shows: a title, a notice, one form built from the shared page
+/// components (fields with label, hint and error, a password's show/hide toggle, a primary
+/// button with a spinner, a banner), an optional "Resend email" button with its wait, and links.
+/// One template serves sign-up, "Check your email", verification, "Forgot password?" and the reset.
 package struct AccountPage {
     package struct Field {
         package var name: String
@@ -12,6 +14,9 @@ package struct AccountPage {
         package var inputmode: String?
         package var value = ""
         package var error: String?
+        package var hint: String?
+        /// LoginCore's checks for the field, checked again by the page as the person types.
+        package var checks: [FieldCheck] = []
     }
 
     package struct Link {
@@ -24,6 +29,8 @@ package struct AccountPage {
     package var title: String
     package var subtitle: String?
     package var notice: String?
+    /// The notice reports something done ("Email verified"), not something asked for.
+    package var noticeIsSuccess = false
     package var formID = "account-form"
     package var action: String
     package var fields: [Field] = []
@@ -33,18 +40,29 @@ package struct AccountPage {
     package var showForm = true
     /// The address a "Resend email" button resends to.
     package var resend: String?
+    /// Seconds until that button may be pressed: it shows "Resend email in 0:55" meanwhile.
+    package var resendWait: Int?
     package var links: [Link] = []
 
-    package func context(csrf: String, messages: MessageCatalogue) -> [String: Any] {
+    package func context(csrf: String, configuration: LoginConfiguration) -> [String: Any] {
+        let messages = configuration.messages
+        let firstError = fields.firstIndex { $0.error != nil }
         var values: [String: Any] = [
             "title": title, "action": action, "formID": formID, "submit": submit, "showForm": showForm, "csrf": csrf,
-            "resendLabel": messages.text(.resendEmail),
-            "fields": fields.map { field -> [String: Any] in
+            "submitPolicy": configuration.submitPolicy.rawValue, "resendLabel": messages.text(.resendEmail),
+            "fields": fields.enumerated().map { index, field -> [String: Any] in
                 var value: [String: Any] = [
                     "name": field.name, "label": field.label, "type": field.type, "autocomplete": field.autocomplete, "value": field.value,
+                    "checks": Self.json(field.checks), "autofocus": index == firstError,
                 ]
                 if let mode = field.inputmode { value["inputmode"] = mode }
                 if let error = field.error { value["error"] = error }
+                if let hint = field.hint { value["hint"] = hint }
+                if field.type == "password" {
+                    value["toggle"] = true
+                    value["showLabel"] = messages.text(.showPassword)
+                    value["hideLabel"] = messages.text(.hidePassword)
+                }
                 return value
             },
             "hidden": hidden.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": $0.value] },
@@ -55,9 +73,34 @@ package struct AccountPage {
             },
         ]
         if let subtitle, !subtitle.isEmpty { values["subtitle"] = subtitle }
-        if let notice { values["notice"] = notice }
+        if let notice {
+            values["notice"] = notice
+            values["success"] = noticeIsSuccess
+        }
         if let banner { values["banner"] = banner }
-        if let resend { values["resend"] = resend }
+        if let resend {
+            values["resend"] = resend
+            values["resendText"] = messages.text(.resendEmail)
+            if let resendWait, resendWait > 0 {
+                values["resendWait"] = resendWait
+                values["resendCountdown"] = messages.text(.resendEmailCountdown)
+                values["resendText"] = messages.text(.resendEmailCountdown, ["time": MessageCatalogue.clock(resendWait)])
+            }
+        }
         return values
+    }
+
+    /// The checks as the page's script reads them (`data-checks`).
+    static func json(_ checks: [FieldCheck]) -> String {
+        let objects: [[String: Any]] = checks.map { check in
+            switch check {
+            case .required(let message, let trimmed): ["kind": "required", "message": message, "trimmed": trimmed]
+            case .pattern(let pattern, let message): ["kind": "pattern", "pattern": pattern, "message": message]
+            case .minimumLength(let minimum, let message): ["kind": "minimumLength", "minimum": minimum, "message": message]
+            case .maximumBytes(let maximum, let message): ["kind": "maximumBytes", "maximum": maximum, "message": message]
+            }
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }

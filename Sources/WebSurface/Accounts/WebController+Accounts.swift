@@ -69,25 +69,43 @@ extension WebController {
     func signUpPage(_ state: SignUpState, csrf: String, status: HTTPResponse.Status) throws -> Response {
         guard accounts.signUp else { throw GatehouseError.notFound }
         if let address = state.sentTo {
-            return accountPage(AccountPage(
-                title: messages.text(.checkEmailTitle), notice: messages.text(.verificationSent, ["email": address]), action: "",
-                submit: "", showForm: false, resend: address, links: [signInLink]
-            ), csrf: csrf, status: status)
+            return checkEmailPage(address: address, notice: messages.text(.verificationSent, ["email": address]), wait: services.accounts.resendInterval, csrf: csrf, status: status)
         }
+        let form = SignUpForm(configuration: configuration, options: accounts)
         return accountPage(AccountPage(
             title: messages.text(.signUpTitle), subtitle: messages.text(.signUpSubtitle), formID: "signup-form", action: "/signup",
             fields: [
-                .init(name: "name", label: messages.text(.nameLabel), autocomplete: "name", value: state.name, error: state.nameError),
+                .init(name: "name", label: messages.text(.nameLabel), autocomplete: "name", value: state.name, error: state.nameError, checks: form.checks(for: .name)),
                 .init(
                     name: "email", label: messages.text(.emailLabel), type: "email", autocomplete: "email", inputmode: "email",
-                    value: state.email, error: state.emailError
+                    value: state.email, error: state.emailError, checks: form.checks(for: .email)
                 ),
                 .init(
                     name: "password", label: messages.text(.passwordLabel), type: "password", autocomplete: "new-password",
-                    error: state.passwordError
+                    error: state.passwordError, checks: form.checks(for: .password)
                 ),
             ],
             submit: messages.text(.signUpSubmit), banner: state.banner, links: [signInLink]
+        ), csrf: csrf, status: status)
+    }
+
+    /// "Check your email": what was sent, the mailed code's field (the mail says "Or enter this
+    /// code"), and "Resend email", counting down while a resend would be refused.
+    func checkEmailPage(
+        address: String, notice: String, wait: Int, code: String = "", codeError: String? = nil, banner: String? = nil,
+        csrf: String, status: HTTPResponse.Status
+    ) -> Response {
+        let form = SignUpForm(configuration: configuration, options: accounts)
+        return accountPage(AccountPage(
+            title: messages.text(.checkEmailTitle), notice: notice, formID: "verify-form", action: "/verify-email",
+            fields: [
+                .init(
+                    name: "code", label: messages.text(.codeLabel), autocomplete: "one-time-code", inputmode: "numeric", value: code,
+                    error: codeError, hint: messages.text(.emailCodeHint), checks: form.checks(for: .code)
+                ),
+            ],
+            hidden: ["email": address], submit: messages.text(.verifyEmailSubmit), banner: banner, resend: address,
+            resendWait: wait > 0 ? wait : nil, links: [signInLink]
         ), csrf: csrf, status: status)
     }
 
@@ -101,23 +119,36 @@ extension WebController {
     @Sendable func submitVerify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let fields = try await WebForm.decode(WebForm.Account.self, from: request, context: context)
         let csrf = fields.csrf ?? WebCookies.newToken()
-        let proof: MailProof = if let token = fields.token, !token.isEmpty { .token(token) } else {
-            .code(email: fields.email ?? "", code: fields.code ?? "")
-        }
+        let byLink = fields.token.map { !$0.isEmpty } ?? false
+        let proof: MailProof = byLink ? .token(fields.token ?? "") : .code(email: fields.email ?? "", code: fields.code ?? "")
         do {
             let signIn = try await services.pipeline.signInToWeb(.emailLink(proof), from: context.client, replacing: request.cookies[WebCookies.session]?.value)
-            var response = try signedIn(signIn, request: request)
+            var response = try signedIn(signIn, request: request, notice: .emailVerified)
             response.setCookie(WebCookies.expired(WebCookies.signUp))
             return response
         } catch GatehouseError.signInToContinue {
             // Opened away from the browser that signed up: verified, and the person signs in.
             return accountPage(AccountPage(
-                title: messages.text(.verifyEmailTitle), notice: messages.text(.emailVerifiedSignIn), action: "", submit: "",
+                title: messages.text(.verifyEmailTitle), notice: messages.text(.emailVerifiedSignIn), noticeIsSuccess: true, action: "", submit: "",
                 showForm: false, links: [signInLink]
             ), csrf: csrf, status: .ok)
+        } catch GatehouseError.linkExpired where byLink && context.identity != nil {
+            // A spent link reopened by someone signed in: nothing is wrong, and Home is one tap away.
+            return accountPage(AccountPage(
+                title: messages.text(.verifyEmailTitle), notice: messages.text(.linkAlreadyUsed), action: "", submit: "", showForm: false,
+                links: [.init(id: "continue-link", text: messages.text(.continueLink), href: "/home")]
+            ), csrf: csrf, status: .ok)
         } catch let error as GatehouseError {
-            let banner = Self.failure(for: error).message(in: messages)
-            return verifyPage(token: nil, email: fields.email ?? "", banner: banner, csrf: csrf, status: error.presentation.httpStatus)
+            let message = Self.failure(for: error).message(in: messages)
+            let email = fields.email ?? ""
+            if !byLink, !email.isEmpty {
+                // A wrong or spent code: the same page, the message under the code field.
+                return checkEmailPage(
+                    address: email, notice: messages.text(.verificationSent, ["email": email]), wait: 0, code: fields.code ?? "",
+                    codeError: message, csrf: csrf, status: error.presentation.httpStatus
+                )
+            }
+            return verifyPage(token: nil, email: email, banner: message, csrf: csrf, status: error.presentation.httpStatus)
         }
     }
 
@@ -129,29 +160,41 @@ extension WebController {
         if let token, !token.isEmpty {
             page.hidden = ["token": token]
         } else {
+            let form = SignUpForm(configuration: configuration, options: accounts)
             page.fields = [
-                .init(name: "email", label: messages.text(.emailLabel), type: "email", autocomplete: "email", inputmode: "email", value: email),
-                .init(name: "code", label: messages.text(.codeLabel), autocomplete: "one-time-code", inputmode: "numeric"),
+                .init(
+                    name: "email", label: messages.text(.emailLabel), type: "email", autocomplete: "email", inputmode: "email", value: email,
+                    checks: form.checks(for: .email)
+                ),
+                .init(name: "code", label: messages.text(.codeLabel), autocomplete: "one-time-code", inputmode: "numeric", checks: form.checks(for: .code)),
             ]
             if !email.isEmpty { page.resend = email }
         }
         return accountPage(page, csrf: csrf, status: status)
     }
 
-    /// "Resend email": the same notice whether or not the address needs one.
+    /// "Resend email": the same notice whether or not the address needs one; "Check your email"
+    /// again, its button counting down the wait (shown once, with no error beside it).
     @Sendable func submitResend(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let fields = try await WebForm.decode(WebForm.Account.self, from: request, context: context)
         let csrf = fields.csrf ?? WebCookies.newToken()
-        var page = AccountPage(title: messages.text(.checkEmailTitle), action: "", submit: "", showForm: false, links: [signInLink])
-        var status = HTTPResponse.Status.ok
+        let typed = fields.email ?? ""
         do {
-            let address = try await services.accounts.resendVerification(email: fields.email ?? "", from: context.client)
-            page.notice = messages.text(.emailResent, ["email": address])
+            let address = try await services.accounts.resendVerification(email: typed, from: context.client)
+            return checkEmailPage(
+                address: address, notice: messages.text(.emailResent, ["email": address]), wait: services.accounts.resendInterval, csrf: csrf, status: .ok
+            )
+        } catch GatehouseError.rateLimited(let seconds), GatehouseError.resendTooSoon(let seconds) {
+            let address = EmailAddress.normalized(typed)
+            return checkEmailPage(
+                address: address, notice: messages.text(.verificationSent, ["email": address]), wait: seconds, csrf: csrf, status: .tooManyRequests
+            )
         } catch let error as GatehouseError {
-            status = error.presentation.httpStatus
-            page.notice = Self.failure(for: error).message(in: messages)
+            return accountPage(AccountPage(
+                title: messages.text(.checkEmailTitle), notice: Self.failure(for: error).message(in: messages), action: "", submit: "",
+                showForm: false, links: [signInLink]
+            ), csrf: csrf, status: error.presentation.httpStatus)
         }
-        return accountPage(page, csrf: csrf, status: status)
     }
 
     // MARK: Password reset
@@ -184,7 +227,7 @@ extension WebController {
             fields: [
                 .init(
                     name: "email", label: messages.text(.emailLabel), type: "email", autocomplete: "email", inputmode: "email",
-                    value: state.email, error: state.emailError
+                    value: state.email, error: state.emailError, checks: PasswordResetForm(configuration: configuration, options: accounts).checks(for: .email)
                 ),
             ],
             submit: messages.text(.forgotSubmit), banner: state.banner, showForm: state.notice == nil, links: [signInLink]
@@ -211,7 +254,7 @@ extension WebController {
             do {
                 let grant = Grant.passwordReset(proof, newPassword: password)
                 let signIn = try await services.pipeline.signInToWeb(grant, from: context.client, replacing: request.cookies[WebCookies.session]?.value)
-                return try signedIn(signIn, request: request)
+                return try signedIn(signIn, request: request, notice: .passwordChanged)
             } catch let error as GatehouseError {
                 status = error.presentation.httpStatus
                 _ = form.send(.resetResponse(.failure(Self.failure(for: error))), to: &state)
@@ -221,20 +264,28 @@ extension WebController {
     }
 
     func resetPage(_ state: PasswordResetForm.State, token: String?, code: String, csrf: String, status: HTTPResponse.Status) -> Response {
+        let form = PasswordResetForm(configuration: configuration, options: accounts)
         var page = AccountPage(
             title: messages.text(.resetTitle), formID: "reset-form", action: "/reset-password", submit: messages.text(.resetSubmit),
-            banner: state.banner, links: [.init(id: "forgot-link", text: messages.text(.forgotPassword), href: "/forgot-password"), signInLink]
+            banner: state.banner, links: [signInLink]
         )
         if let token {
             page.hidden = ["token": token]
         } else {
             page.fields = [
-                .init(name: "email", label: messages.text(.emailLabel), type: "email", autocomplete: "email", inputmode: "email", value: state.email),
-                .init(name: "code", label: messages.text(.codeLabel), autocomplete: "one-time-code", inputmode: "numeric", value: code),
+                .init(
+                    name: "email", label: messages.text(.emailLabel), type: "email", autocomplete: "email", inputmode: "email", value: state.email,
+                    error: state.emailError, checks: form.checks(for: .email)
+                ),
+                .init(
+                    name: "code", label: messages.text(.codeLabel), autocomplete: "one-time-code", inputmode: "numeric", value: code,
+                    checks: form.checks(for: .code)
+                ),
             ]
         }
         page.fields.append(.init(
-            name: "password", label: messages.text(.newPasswordLabel), type: "password", autocomplete: "new-password", error: state.passwordError
+            name: "password", label: messages.text(.newPasswordLabel), type: "password", autocomplete: "new-password", error: state.passwordError,
+            checks: form.checks(for: .password)
         ))
         return accountPage(page, csrf: csrf, status: status)
     }
@@ -246,6 +297,6 @@ extension WebController {
     }
 
     private func accountPage(_ page: AccountPage, csrf: String, status: HTTPResponse.Status) -> Response {
-        html(render(page.context(csrf: csrf, messages: messages), "account"), status: status, csrf: csrf)
+        html(render(page.context(csrf: csrf, configuration: configuration), "account"), status: status, csrf: csrf)
     }
 }

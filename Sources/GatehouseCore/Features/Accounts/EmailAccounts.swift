@@ -21,6 +21,9 @@ package struct EmailAccounts: Sendable {
     }
 
     var now: Date { context.now }
+
+    /// Seconds between two mails of one purpose to one address: how long "Resend email" waits.
+    package var resendInterval: Int { mail?.policy.recipientInterval ?? 0 }
     var settings: AuthSettings { context.settings }
 
     /// Creates an email account and mails its verification (seed 002's "Sign up").
