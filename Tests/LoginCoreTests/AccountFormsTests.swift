@@ -165,3 +165,55 @@ import Testing
         }
     }
 }
+
+/// Issue 36, point 8: the account forms check a field when the person leaves it, with the same
+/// checks the page receives.
+@Suite("Account forms: checks on blur")
+struct AccountFormBlurTests {
+    @Test func signUpChecksOnlyTheFieldLeft() {
+        let form = SignUpForm()
+        var state = SignUpState()
+        _ = form.step(.emailChanged("not-an-address"), to: &state)
+        var expected = SignUpState()
+        expected.email = "not-an-address"
+        #expect(state == expected)
+        let effects = form.step(.fieldBlurred(.email), to: &state)
+        expected.emailError = "Please enter a valid email"
+        #expect(state == expected)
+        #expect(effects == [.announce("Please enter a valid email")])
+        _ = form.step(.fieldBlurred(.password), to: &state)
+        expected.passwordError = "Password is required"
+        #expect(state == expected)
+    }
+
+    @Test func typingClearsTheErrorAndTheNextBlurChecksAgain() {
+        let form = SignUpForm()
+        var state = SignUpState()
+        _ = form.step(.fieldBlurred(.name), to: &state)
+        #expect(state.nameError == "Please enter your name")
+        _ = form.step(.nameChanged("Ada"), to: &state)
+        _ = form.step(.fieldBlurred(.name), to: &state)
+        var expected = SignUpState()
+        expected.name = "Ada"
+        #expect(state == expected)
+    }
+
+    @Test func theChecksAreTheSubmitsChecks() {
+        let form = SignUpForm()
+        #expect(form.checks(for: .password).compactMap { $0.issue(with: "short") } == ["Password must be at least 8 characters"])
+        #expect(FieldCheck.firstIssue(in: form.checks(for: .email), with: "  ") == "Email is required")
+        #expect(FieldCheck.firstIssue(in: form.checks(for: .email), with: " a@b.co ") == nil)
+        #expect(FieldCheck.firstIssue(in: form.checks(for: .password), with: String(repeating: "é", count: 600)) == "Password must be at most 1024 characters")
+    }
+
+    @Test func resetChecksThePasswordOnBlur() {
+        let form = PasswordResetForm()
+        var state = PasswordResetForm.State()
+        _ = form.send(.passwordChanged("short"), to: &state)
+        _ = form.send(.fieldBlurred(.password), to: &state)
+        var expected = PasswordResetForm.State()
+        expected.password = "short"
+        expected.passwordError = "Password must be at least 8 characters"
+        #expect(state == expected)
+    }
+}
