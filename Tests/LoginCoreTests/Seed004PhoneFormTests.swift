@@ -180,14 +180,15 @@ import Testing
             $0.isSending = false
             $0.banner = banner
             $0.cooldown = .starting(seconds: 900)
-            $0.retryCountdown = "Try again in 15:00"
         }
         probe.send(.submit) { _ in }
-        probe.send(.tick(Self.start)) { $0.cooldown = .until(Self.start.addingTimeInterval(900)) }
-        probe.send(.tick(Self.start.addingTimeInterval(61))) { $0.retryCountdown = "Try again in 13:59" }
+        probe.send(.tick(Self.start)) {
+            $0.cooldown = .until(Self.start.addingTimeInterval(900))
+            $0.banner = "Too many attempts. Try again in 15:00."
+        }
+        probe.send(.tick(Self.start.addingTimeInterval(61))) { $0.banner = "Too many attempts. Try again in 13:59." }
         probe.send(.tick(Self.start.addingTimeInterval(900)), effects: [.stopClock, .announce("You can try again now. Send OTP is enabled again.")]) {
             $0.cooldown = nil
-            $0.retryCountdown = nil
             $0.banner = nil
             $0.isSendEnabled = true
         }

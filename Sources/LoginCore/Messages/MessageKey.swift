@@ -169,6 +169,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case confirmSignOutDevice
     case confirmUnlinkProvider
     case cancel
+    case enterCodeLink
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {
@@ -362,6 +363,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .confirmSignOutDevice: "Sign out {device}? It will need to sign in again."
         case .confirmUnlinkProvider: "Unlink {provider}? You will no longer be able to sign in with it."
         case .cancel: "Cancel"
+        case .enterCodeLink: "Enter the code we sent"
         default: ""
         }
     }

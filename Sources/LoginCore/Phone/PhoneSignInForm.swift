@@ -134,9 +134,11 @@ public struct PhoneSignInForm: Sendable {
         case .failure(.rateLimited(let seconds)):
             state.banner = messages.rateLimitedText(seconds: seconds)
             guard let seconds, seconds > 0 else { return [] }
+            // One wait, shown once: the sentence (announced, in words) then counts down in place
+            // ("Try again in 14:59."), with no second countdown beside it (issue 36, point 9).
             state.waitsForResend = false
             state.cooldown = .starting(seconds: seconds)
-            state.retryCountdown = messages.retryCountdownText(seconds: seconds)
+            state.retryCountdown = nil
             return [.startClock]
         case .failure(let failure):
             state.banner = failure.message(in: messages)
@@ -152,8 +154,13 @@ public struct PhoneSignInForm: Sendable {
             state.banner = nil
             return [.stopClock, .announce(messages.retryReadyText(button: .sendCode))]
         }
-        state.retryCountdown = state.waitsForResend
-            ? messages.resendCountdownText(seconds: remaining) : messages.retryCountdownText(seconds: remaining)
+        if state.waitsForResend {
+            state.retryCountdown = messages.resendCountdownText(seconds: remaining)
+        } else {
+            // Under an hour as m:ss, the seed's countdown timer; longer waits stay in words.
+            state.banner = remaining < 3600
+                ? messages.text(.rateLimited, ["time": MessageCatalogue.clock(remaining)]) : messages.rateLimitedText(seconds: remaining)
+        }
         return []
     }
 
@@ -174,7 +181,9 @@ public struct PhoneSignInForm: Sendable {
             spoken.append(.announce(messages.text(.phoneInvalidAnnouncement)))
         }
         if let error = after.nameError, error != before.nameError { spoken.append(.announce(error)) }
-        if let banner = after.banner, banner != before.banner { spoken.append(.announce(banner)) }
+        // A rate limit's sentence counting down is heard once, when it appears, not at every tick.
+        let ticking = before.cooldown != nil && after.cooldown != nil && !after.waitsForResend
+        if let banner = after.banner, banner != before.banner, !ticking { spoken.append(.announce(banner)) }
         return spoken
     }
 }

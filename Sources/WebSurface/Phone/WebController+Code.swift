@@ -31,7 +31,8 @@ extension WebController {
     @Sendable package func showCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         if context.identity != nil { return Response.redirect(to: "/home", type: .normal) }
         guard let status = try await currentCode(request) else { return Response.redirect(to: "/login", type: .normal) }
-        return try codePage(codeState(status), purpose: status.purpose, csrf: WebCookies.newToken(), status: .ok)
+        let resent = request.uri.queryParameters["resent"] == "1"
+        return try codePage(codeState(status), purpose: status.purpose, csrf: WebCookies.newToken(), status: .ok, resent: resent)
     }
 
     @Sendable package func submitCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -66,7 +67,7 @@ extension WebController {
         guard let current = try await currentCode(request) else { return try codeGone(request) }
         do {
             let sent = try await services.phoneCodes().resendPhoneCode(verificationID: current.sent.verificationID, from: context.client)
-            return try codeSent(sent, request: request)
+            return try codeSent(sent, request: request, resent: true)
         } catch let error as GatehouseError {
             let shown = error.presentation
             var state = codeState(current)
@@ -98,9 +99,13 @@ extension WebController {
         }
     }
 
-    package func codePage(_ state: CodeEntryState, purpose: PhoneCodePurpose, csrf: String, status: HTTPResponse.Status) throws -> Response {
+    package func codePage(
+        _ state: CodeEntryState, purpose: PhoneCodePurpose, csrf: String, status: HTTPResponse.Status, resent: Bool = false
+    ) throws -> Response {
         let back = purpose == .register ? "/register" : (phoneFirst ? "/login" : "/login/phone")
         let page = CodePage(configuration: configuration, state: state, csrf: csrf, changeHref: back, configJSON: phoneConfigJSON)
-        return html(render(page.context, "code"), status: status, csrf: csrf)
+        var values = page.context
+        if resent { values["notice"] = configuration.messages.text(.codeResent) }
+        return html(render(values, "code"), status: status, csrf: csrf)
     }
 }

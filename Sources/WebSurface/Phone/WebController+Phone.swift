@@ -83,8 +83,14 @@ extension WebController {
             suggestsRegistration: state.suggestsRegistration, retryAfter: retryAfter,
             waitsForResend: state.waitsForResend, announcement: announcement
         )
-        return try request.answer(json: answer, status: status, retryAfter: retryAfter) {
-            try phonePage(state, csrf: fields.csrf ?? WebCookies.newToken(), status: status, retryAfter: retryAfter)
+        // Back on this screen within the resend window, with the code this browser was sent still
+        // live: the way to the code screen stays open (its number is shown there).
+        var codeHref: String?
+        if state.waitsForResend, let live = try await currentCode(request), live.failure == nil { codeHref = "/login/code" }
+        var refused = answer
+        refused.codeHref = codeHref
+        return try request.answer(json: refused, status: status, retryAfter: retryAfter) {
+            try phonePage(state, csrf: fields.csrf ?? WebCookies.newToken(), status: status, retryAfter: retryAfter, codeHref: codeHref)
         }
     }
 
@@ -95,9 +101,11 @@ extension WebController {
 
     /// A code went out: to the code screen (as a redirect, or JSON for the script), with the
     /// code bound to this browser by its cookie.
-    package func codeSent(_ sent: PhoneCodeSent, request: Request) throws -> Response {
-        var response = try request.answer(json: PhoneWebAnswer.Sent(redirect: "/login/code", sent: sent)) {
-            Response.redirect(to: "/login/code", type: .normal)
+    package func codeSent(_ sent: PhoneCodeSent, request: Request, resent: Bool = false) throws -> Response {
+        // After "Resend code" the code screen says so ("A new code was sent").
+        let target = resent ? "/login/code?resent=1" : "/login/code"
+        var response = try request.answer(json: PhoneWebAnswer.Sent(redirect: target, sent: sent)) {
+            Response.redirect(to: target, type: .normal)
         }
         response.setCookie(WebCookies.cookie(WebCookies.phoneCode, sent.verificationID, maxAge: sent.expiresIn + 60))
         return response
@@ -105,13 +113,15 @@ extension WebController {
 
     package func phonePage(
         _ state: PhoneSignInState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?,
-        provider: ProviderButtonState = ProviderButtonState()
+        provider: ProviderButtonState = ProviderButtonState(), codeHref: String? = nil
     ) throws -> Response {
         let page = PhonePage(
             configuration: configuration, state: state, csrf: csrf, retryAfter: retryAfter,
             registration: services.phone?.policy.registration ?? false, configJSON: phoneConfigJSON
         )
-        let values = page.context.merging(providerContext(provider)) { _, new in new }
+        var values = page.context.merging(providerContext(provider)) { _, new in new }
+        values["enterCode"] = configuration.messages.text(.enterCodeLink)
+        if let codeHref { values["codeHref"] = codeHref }
         return html(render(values, "phone"), status: status, csrf: csrf)
     }
 }
@@ -135,6 +145,8 @@ package enum PhoneWebAnswer {
         package let waitsForResend: Bool
         /// What a screen reader hears besides the banner (the resend window's real wait).
         package let announcement: String?
+        /// Within the resend window, with this browser's code still live: the code screen.
+        package var codeHref: String? = nil
     }
 
     /// The code screen's answer when the code was not accepted.

@@ -137,15 +137,25 @@ function startPhone(form) {
 
   // Send OTP waits out a 429: a limit shows its error and "Try again in"; the resend window
   // (a code went out moments ago) shows only "Resend code in", with no error beside it.
+  // LoginCore's PhoneSignInForm: the resend window is its own countdown ("Resend code in 0:33");
+  // a limit's sentence is the only wait shown, counting down in place under an hour.
   function cooldown(seconds, resendWindow) {
     coolingDown = true;
     refresh();
-    countdown($("retry-countdown"), resendWindow ? "resendCountdown" : "retryCountdown", seconds, () => {
+    const done = () => {
       coolingDown = false;
       showMessage(banner, null);
       refresh();
       announce(text("retryReady", { button: sendText }));
-    });
+    };
+    if (resendWindow) { countdown($("retry-countdown"), "resendCountdown", seconds, done); return; }
+    $("retry-countdown").hidden = true;
+    const until = Date.now() + seconds * 1000;
+    const timer = setInterval(() => {
+      const left = Math.ceil((until - Date.now()) / 1000);
+      if (left <= 0) { clearInterval(timer); done(); return; }
+      if (left < 3600) showMessage(banner, text("rateLimited", { time: clock(left) }));
+    }, 1000);
   }
 
   input.addEventListener("input", () => {
@@ -215,6 +225,7 @@ function startPhone(form) {
     if (answer.announcement) announce(answer.announcement);
     if (answer.suggestsRegistration) $("switch-link")?.classList.add("emphasised");
     if (answer.retryAfter) cooldown(answer.retryAfter, answer.waitsForResend);
+    $("enter-code").hidden = !answer.codeHref;
   });
 
   refresh();
@@ -225,7 +236,7 @@ function startPhone(form) {
 function startCode(form) {
   const input = $("code"), verify = $("verify"), field = $("code-field"), error = $("code-error"), banner = $("banner");
   const length = Number(form.dataset.codeLength);
-  const resend = $("resend"), resendCountdown = $("resend-countdown");
+  const resend = $("resend");
   let verifying = false, expired = input.disabled;
 
   function showCodeError(message) {
@@ -286,7 +297,8 @@ function startCode(form) {
   const resendAfter = Number(form.dataset.resendAfter);
   if (resendAfter > 0) {
     resend.disabled = true;
-    countdown(resendCountdown, "resendCountdown", resendAfter, () => { resend.disabled = false; });
+    // One wait, on the button itself: "Resend code in 0:59", then "Resend code".
+    countdown(resend, "resendCountdown", resendAfter, () => { resend.disabled = false; resend.textContent = resend.dataset.ready; resend.hidden = false; });
   }
   const expiresIn = Number(form.dataset.expiresIn);
   if (!expired) setTimeout(() => { if (!verifying) expire(text("codeExpired")); }, expiresIn * 1000);
