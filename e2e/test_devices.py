@@ -29,12 +29,12 @@ def api(server, path, method="GET", body=None, token=None):
         return error.code, json.loads(error.read())
 
 
-def two_devices(browser, server):
+def two_devices(browser, server, javascript=True):
     email = f"devices{next(ACCOUNTS)}@example.com"
     server.create_user(email, "Demo User", PASSWORD)
     status, grant = api(server, "/api/auth/login", "POST", {"email": email, "password": PASSWORD})
     assert status == 200
-    driver = browser()
+    driver = browser(javascript=javascript)
     sign_in(driver, server, email, PASSWORD)
     wait_for(driver, lambda d: "/home" in d.current_url and d.find_elements(By.ID, "device-list"))
     return driver, grant
@@ -62,6 +62,12 @@ def test_I24_signing_the_other_device_out_ends_its_tokens_at_once(browser, serve
     assert api(server, "/api/me", token=grant["access_token"])[0] == 200
     other = next(row for row in rows(driver) if "This device" not in row.text)
     other.find_element(By.CSS_SELECTOR, "button").click()
+    # Issue 36, point 10: it asks first; Cancel would go back to Home.
+    wait_for(driver, lambda d: d.find_elements(By.ID, "confirm-form"))
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Are you sure?"
+    assert el(driver, "notice").text.startswith("Sign out ") and el(driver, "notice").text.endswith("? It will need to sign in again.")
+    assert el(driver, "cancel-link").get_attribute("href").endswith("/home")
+    el(driver, "submit").click()
     wait_for(driver, lambda d: d.find_elements(By.ID, "device-notice"))
     assert el(driver, "device-notice").text == "That device was signed out."
     remaining = [row.find_element(By.CLASS_NAME, "device-name").text for row in rows(driver)]
@@ -76,8 +82,22 @@ def test_I24_signing_this_browser_out_from_its_own_row_returns_to_the_login(brow
     driver, grant = two_devices(browser, server)
     mine = next(row for row in rows(driver) if "This device" in row.text)
     mine.find_element(By.CSS_SELECTOR, "button").click()
+    wait_for(driver, lambda d: d.find_elements(By.ID, "confirm-form"))
+    el(driver, "submit").click()
     wait_for(driver, lambda d: "/login" in d.current_url and d.find_elements(By.ID, "email"))
     driver.get(server.url + "/home")
     wait_for(driver, lambda d: "/login" in d.current_url)
     # The other client is untouched.
+    assert api(server, "/api/me", token=grant["access_token"])[0] == 200
+
+
+def test_I36_cancel_on_the_confirmation_keeps_the_device_signed_in_without_javascript(browser, server):
+    """Point 10: "Sign out" a device acted without asking; now it asks, with and without JavaScript."""
+    driver, grant = two_devices(browser, server, javascript=False)
+    other = next(row for row in rows(driver) if "This device" not in row.text)
+    other.find_element(By.CSS_SELECTOR, "button").click()
+    wait_for(driver, lambda d: d.find_elements(By.ID, "confirm-form"))
+    el(driver, "cancel-link").click()
+    wait_for(driver, lambda d: d.current_url.endswith("/home"))
+    assert len(rows(driver)) == 2
     assert api(server, "/api/me", token=grant["access_token"])[0] == 200

@@ -122,7 +122,9 @@ def test_L05_link_and_unlink_google_from_home(browser, peated, provider):
     landed(driver, peated, "/home")
     assert el(driver, "google-status").text == "Linked"
     assert el(driver, "user-email").text == email
-    click_and_land(driver, el(driver, "unlink-google"), peated, "/home")
+    click_and_land(driver, el(driver, "unlink-google"), peated, "/home/google/unlink")
+    assert el(driver, "notice").text == "Unlink Google? You will no longer be able to sign in with it."
+    click_and_land(driver, el(driver, "submit"), peated, "/home")
     assert el(driver, "google-status").text == "Not linked"
 
 
@@ -132,7 +134,8 @@ def test_L06_the_last_way_in_cannot_be_unlinked(browser, peated, provider):
     google_sign_in(driver, peated, sub)
     landed(driver, peated, "/welcome")
     driver.get(peated.url + "/home")
-    click_and_land(driver, el(driver, "unlink-google"), peated, "/home")
+    click_and_land(driver, el(driver, "unlink-google"), peated, "/home/google/unlink")
+    click_and_land(driver, el(driver, "submit"), peated, "/home")
     assert el(driver, "google-status").text == "Linked"
     assert visible_text(driver, "google-error") == "Add another way to sign in before removing this one."
 

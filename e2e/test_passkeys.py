@@ -239,6 +239,9 @@ def test_P23_a_replayed_assertion_and_a_removed_passkey_are_refused(browser, pee
     # Remove the passkey on Home; the authenticator still holds it.
     driver.get(peer.url + "/home")
     driver.find_element(By.CSS_SELECTOR, ".passkey form[action$='/delete'] button").click()
+    wait_for(driver, lambda d: d.find_elements(By.ID, "confirm-form"))
+    assert el(driver, "notice").text.startswith("Remove the passkey")
+    el(driver, "submit").click()
     wait_for(driver, lambda d: arrived(d, "passkey=removed"))
     assert not driver.find_elements(By.CSS_SELECTOR, ".passkey")
     status, answer, _, _ = driver.execute_async_script(CEREMONY)

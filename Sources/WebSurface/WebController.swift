@@ -65,6 +65,7 @@ package struct WebController {
         addAccountRoutes(to: pages)
         addPasskeyRoutes(to: pages)
         addDeviceRoutes(to: pages)
+        addConfirmRoutes(to: pages)
         router.get("/assets/logo") { _, _ in try logoResponse() }
         router.get("/assets/{name}") { _, context in try asset(context.parameters.get("name") ?? "") }
         router.get("/openapi.yaml") { _, _ in try asset("openapi.yaml") }

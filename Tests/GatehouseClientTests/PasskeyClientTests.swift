@@ -43,7 +43,7 @@ import Testing
             _ = try await client.signIn(email: Self.email, password: Self.password)
             let offer = BiometricOffer()
             var state = BiometricOfferState()
-            await Self.drive(offer, .appeared(afterPassword: true, hasPasskey: false, declinedHere: false), &state, client: client, authenticator: authenticator)
+            await Self.drive(offer, .appeared(afterPassword: true, enrolledHere: false, declinedHere: false), &state, client: client, authenticator: authenticator)
             #expect(state.phase == .offered)
             await Self.drive(offer, .accept, &state, client: client, authenticator: authenticator)
             #expect(state == { var s = BiometricOfferState(); s.phase = .enabled; return s }())

@@ -89,7 +89,7 @@ import Testing
 
         let offer = BiometricOffer()
         var offerState = BiometricOfferState()
-        var offerEffects = offer.send(.appeared(afterPassword: true, hasPasskey: false, declinedHere: false), to: &offerState)
+        var offerEffects = offer.send(.appeared(afterPassword: true, enrolledHere: false, declinedHere: false), to: &offerState)
         offerEffects += offer.send(.platformAuthenticator(available: true), to: &offerState) + offer.send(.accept, to: &offerState)
         offerEffects += offer.send(.enrolled(.success(true)), to: &offerState)
         #expect(offerEffects.compactMap { if case .track(let event) = $0 { event.name } else { nil } } == [

@@ -25,13 +25,13 @@ import Testing
     }
 
     @Test func B01_theOfferAppearsOnlyAfterAPasswordSignInWithoutAPasskeyOnACapableDevice() {
-        for (afterPassword, hasPasskey, declined) in [(false, false, false), (true, true, false), (true, false, true)] {
+        for (afterPassword, enrolledHere, declined) in [(false, false, false), (true, true, false), (true, false, true)] {
             var state = BiometricOfferState()
-            #expect(offer.send(.appeared(afterPassword: afterPassword, hasPasskey: hasPasskey, declinedHere: declined), to: &state).isEmpty)
+            #expect(offer.send(.appeared(afterPassword: afterPassword, enrolledHere: enrolledHere, declinedHere: declined), to: &state).isEmpty)
             #expect(state == offerState(.hidden))
         }
         var state = BiometricOfferState()
-        #expect(offer.send(.appeared(afterPassword: true, hasPasskey: false, declinedHere: false), to: &state).untracked == [.checkPlatformAuthenticator])
+        #expect(offer.send(.appeared(afterPassword: true, enrolledHere: false, declinedHere: false), to: &state).untracked == [.checkPlatformAuthenticator])
         #expect(state == offerState(.checking))
         var incapable = state
         #expect(offer.send(.platformAuthenticator(available: false), to: &incapable).isEmpty)

@@ -170,6 +170,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case confirmUnlinkProvider
     case cancel
     case enterCodeLink
+    case passkeysElsewhere
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {
@@ -364,6 +365,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .confirmUnlinkProvider: "Unlink {provider}? You will no longer be able to sign in with it."
         case .cancel: "Cancel"
         case .enterCodeLink: "Enter the code we sent"
+        case .passkeysElsewhere: "Face ID and fingerprint sign-in work at {url}, not at this address."
         default: ""
         }
     }

@@ -22,8 +22,8 @@ public struct BiometricOffer: Sendable {
     /// Applies one event; returns the effects to run, in order.
     public func step(_ event: BiometricOfferEvent, to state: inout BiometricOfferState) -> [BiometricOfferEffect] {
         switch (event, state.phase) {
-        case (.appeared(let afterPassword, let hasPasskey, let declinedHere), .hidden):
-            guard afterPassword, !hasPasskey, !declinedHere else { return [] }
+        case (.appeared(let afterPassword, let enrolledHere, let declinedHere), .hidden):
+            guard afterPassword, !enrolledHere, !declinedHere else { return [] }
             state.phase = .checking
             return [.checkPlatformAuthenticator]
         case (.platformAuthenticator(let available), .checking):

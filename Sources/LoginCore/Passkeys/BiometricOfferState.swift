@@ -31,9 +31,9 @@ public enum BiometricOfferEvent: Equatable, Sendable {
     /// Home appeared after a sign-in.
     /// - Parameters:
     ///   - afterPassword: the sign-in was with email and password (seed 003's trigger).
-    ///   - hasPasskey: the account already has a passkey.
+    ///   - enrolledHere: this device already signs in with a passkey (seed 003 offers per device: a passkey on another device does not stop the offer here).
     ///   - declinedHere: "Not now" was chosen on this device before.
-    case appeared(afterPassword: Bool, hasPasskey: Bool, declinedHere: Bool)
+    case appeared(afterPassword: Bool, enrolledHere: Bool, declinedHere: Bool)
     /// The device's answer to `isUserVerifyingPlatformAuthenticatorAvailable()`.
     case platformAuthenticator(available: Bool)
     case accept

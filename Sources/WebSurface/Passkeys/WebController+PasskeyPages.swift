@@ -20,9 +20,12 @@ extension WebController {
         }
         var offerState = BiometricOfferState()
         let offer = BiometricOffer(configuration: configuration)
-        if services.pipeline.settings.passkeys.offer {
+        // Per device (seed 003): this browser's own passkey, not one the account has elsewhere.
+        let enrolledHere = PasskeyCookies.isSet(PasskeyCookies.enrolled, in: request) && !records.isEmpty
+        let usableHere = passkeysWork(on: request)
+        if services.pipeline.settings.passkeys.offer, usableHere {
             _ = offer.send(.appeared(
-                afterPassword: PasskeyCookies.isSet(PasskeyCookies.afterPassword, in: request), hasPasskey: !records.isEmpty,
+                afterPassword: PasskeyCookies.isSet(PasskeyCookies.afterPassword, in: request), enrolledHere: enrolledHere,
                 declinedHere: PasskeyCookies.isSet(PasskeyCookies.declined, in: request)
             ), to: &offerState)
         }
@@ -32,7 +35,9 @@ extension WebController {
             "addPasskeyLabel": m.text(.biometricOfferAccept), "offerChecking": offerState.phase == .checking,
             "offerTitle": offer.title, "offerBody": offer.body, "offerAccept": offer.acceptLabel, "offerDecline": offer.declineLabel,
             "passkeyCancelled": m.text(.passkeyCancelled), "passkeyFailed": m.text(.passkeyFailed),
+            "enrolledHere": enrolledHere, "canAddHere": usableHere && !enrolledHere, "enabledHere": m.text(.biometricEnabled),
         ]
+        if !usableHere { context["passkeysElsewhere"] = m.text(.passkeysElsewhere, ["url": services.pipeline.settings.publicURL]) }
         switch request.uri.queryParameters["passkey"] {
         case "added": context["passkeyNotice"] = m.text(.biometricEnabled)
         case "removed": context["passkeyNotice"] = m.text(.passkeyRemoved)
@@ -40,6 +45,20 @@ extension WebController {
         default: break
         }
         return context
+    }
+
+    /// Whether a passkey can be made or used on the host this page was opened on: WebAuthn ties
+    /// a passkey to the public URL's host (the relying party id), and never to an IP address.
+    /// Opened as `http://127.0.0.1:…` while the public URL says `localhost`, Home says where
+    /// passkeys work instead of offering what would fail.
+    func passkeysWork(on request: Request) -> Bool {
+        guard let party = URL(string: services.pipeline.settings.publicURL)?.host?.lowercased() else { return false }
+        // A request that names no host (an in-process test) cannot be judged: nothing is hidden.
+        guard let authority = request.head.authority, !authority.isEmpty else { return true }
+        let host = (authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }) + "]" : String(authority.split(separator: ":").first ?? ""))
+            .lowercased()
+        let isAddress = host.hasPrefix("[") || host.split(separator: ".").allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        return !isAddress && (host == party || host.hasSuffix("." + party))
     }
 
     /// The login page's biometric prompt (seed 003's next launch), when this device accepted the offer.

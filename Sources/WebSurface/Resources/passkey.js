@@ -146,17 +146,20 @@ if (list && window.PublicKeyCredential) {
     }
   }
 
-  add.hidden = false;
-  add.addEventListener("click", async () => {
-    const outcome = await register();
-    say(document.getElementById("offer-status"), outcome.cancelled ?? outcome.failed, !outcome.cancelled);
-  });
+  // Offered only where this device has no passkey yet and the host can make one (the server decides).
+  if (add) {
+    add.hidden = false;
+    add.addEventListener("click", async () => {
+      const outcome = await register();
+      say(document.getElementById("offer-status"), outcome.cancelled ?? outcome.failed, !outcome.cancelled);
+    });
+  }
 
   if (offer && PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable) {
     PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable().then((available) => {
       if (!available) return;
       offer.hidden = false;
-      add.hidden = true;
+      if (add) add.hidden = true;
       document.getElementById("offer-title").focus?.();
       const announcer = document.getElementById("offer-status");
       if (announcer) { announcer.hidden = false; announcer.textContent = ""; }
