@@ -243,11 +243,17 @@ ACCOUNT_STATES = ["signup", "signup-errors", "check-email", "check-email-wrong-c
                   "forgot-sent", "reset", "unverified-login"]
 
 
+@pytest.mark.parametrize("layout", ["375", "320-text-200"])
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("state", ACCOUNT_STATES)
-def test_W06_axe_finds_no_violations_in_any_new_state(browser, peated, axe_source, state, theme):
-    driver = browser(dark=theme == "dark")
+def test_W06_axe_finds_no_violations_in_any_new_state(browser, peated, axe_source, state, theme, layout):
+    """Issue 36 adds 320 px with text at 200 %: nothing may overflow or overlap there either."""
+    driver = browser(dark=theme == "dark", width=320 if layout != "375" else 375)
     reach_account_state(driver, peated, state)
+    if layout != "375":
+        driver.execute_script("document.documentElement.style.fontSize = '200%'")
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{state}: {overflow} px of horizontal scrolling at 320 px with 200 % text"
     violations = axe_violations(driver, axe_source)
     assert violations == [], [(v["id"], v.get("help"), [n.get("target") for n in v.get("nodes", [])]) for v in violations]
 

@@ -26,10 +26,17 @@ const background = (node) => {
   return getComputedStyle(document.documentElement).backgroundColor;
 };
 const visible = (n) => n.getClientRects().length && getComputedStyle(n).visibility !== 'hidden';
-return [...document.querySelectorAll('a, .link-button, button.primary')].filter(visible).filter((n) => !n.disabled).map((n) => ({
-  id: n.id || n.textContent.trim().slice(0, 24), kind: n.matches('button.primary') ? 'button' : 'link',
-  color: getComputedStyle(n).color, background: background(n.matches('button.primary') ? n : n.parentElement),
-}));
+// A primary button is read as it looks once enabled (the empty form's is disabled until valid).
+return [...document.querySelectorAll('a, .link-button, button.primary')].filter(visible).map((n) => {
+  const was = n.disabled;
+  n.disabled = false;
+  const read = {
+    id: n.id || n.textContent.trim().slice(0, 24), kind: n.matches('button.primary') ? 'button' : 'link',
+    color: getComputedStyle(n).color, background: background(n.matches('button.primary') ? n : n.parentElement),
+  };
+  n.disabled = was;
+  return read;
+}).filter((read) => read.kind === 'button' || !document.getElementById(read.id)?.disabled);
 """
 
 
@@ -82,7 +89,10 @@ def test_I36_links_and_buttons_have_the_apps_colours_at_4_5_to_1(browser, exampl
                 assert c["color"] == hex_rgb(palette["link"]), (example.example, theme, c)
     if "primary" in palette:
         button = driver.find_element(By.CSS_SELECTOR, "button.primary")
-        assert driver.execute_script("return getComputedStyle(arguments[0]).backgroundColor", button) == hex_rgb(palette["primary"])
+        enabled = driver.execute_script(
+            "const b = arguments[0], was = b.disabled; b.disabled = false; const c = getComputedStyle(b).backgroundColor; "
+            "b.disabled = was; return c", button)
+        assert enabled == hex_rgb(palette["primary"])
 
 
 def test_I36_peateds_forgot_link_and_its_focus_ring_are_peateds(browser, example):

@@ -293,3 +293,39 @@ def test_P23_every_examples_theme_lists_passkeys_without_axe_violations(browser,
         assert axe_violations(driver, axe_source) == []
     finally:
         server.close()
+
+
+def test_I36_home_offers_face_id_per_device_and_not_once_this_device_has_it(browser, peer):
+    """Point 7: after Face ID was turned on, Home still offered it; a second device of the same
+    person got no offer because the account had a passkey elsewhere. Seed 003 offers per device."""
+    phone = browser()
+    authenticator(phone)
+    email = enrol(phone, peer)
+    assert el(phone, "passkey-here").text == "Face ID or fingerprint sign-in is on for this device."
+    assert not phone.find_elements(By.ID, "add-passkey")
+    assert not [offer for offer in phone.find_elements(By.ID, "biometric-offer") if offer.is_displayed()]
+    tablet = browser()
+    authenticator(tablet)
+    sign_in(tablet, peer, email, PASSWORD)
+    wait_for(tablet, lambda d: arrived(d, peer.url + "/home"))
+    wait_for(tablet, lambda d: el(d, "biometric-offer").is_displayed())
+    el(tablet, "offer-accept").click()
+    wait_for(tablet, lambda d: arrived(d, "passkey=added") and len(d.find_elements(By.CSS_SELECTOR, ".passkey")) == 2)
+
+
+def test_I36_home_on_127_0_0_1_says_where_passkeys_work_instead_of_failing(browser, peer):
+    """Point 7: on http://127.0.0.1 (no passkey can exist there) enabling failed with "We couldn't
+    verify your passkey. Please sign in with your password." to a signed-in person."""
+    driver = browser()
+    authenticator(driver)
+    email = account(peer)
+    address = peer.url.replace("localhost", "127.0.0.1")
+    driver.get(address + "/login")
+    driver.find_element(By.ID, "email").send_keys(email)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    el(driver, "submit").click()
+    wait_for(driver, lambda d: arrived(d, address + "/home"))
+    assert el(driver, "passkeys-elsewhere").text == f"Face ID and fingerprint sign-in work at {peer.url}, not at this address."
+    assert not [offer for offer in driver.find_elements(By.ID, "biometric-offer") if offer.is_displayed()]
+    assert not driver.find_elements(By.ID, "add-passkey")
+    assert PASSKEY_FAILED not in driver.find_element(By.TAG_NAME, "body").text
