@@ -97,8 +97,7 @@ def example(request):
     if request.param == "004-urbannest":
         server = PhoneServer()
     else:
-        server = Server(request.param)
-        server.create_user(EMAIL, "Demo User", PASSWORD)
+        server = Server(request.param)  # with the demo account (EMAIL, PASSWORD)
     server.example = request.param
     yield server
     server.close()
