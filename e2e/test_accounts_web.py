@@ -258,7 +258,16 @@ def test_W06_axe_finds_no_violations_in_any_new_state(browser, peated, axe_sourc
     assert violations == [], [(v["id"], v.get("help"), [n.get("target") for n in v.get("nodes", [])]) for v in violations]
 
 
-# Issue 36: every page after the login page as good as the login page.
+# Issue 36: every page after the login page as good as the login page, at both of its phone
+# sizes (375×667 and 390×844).
+
+@pytest.fixture(params=[(375, 667), (390, 844)], ids=["375x667", "390x844"])
+def sized(browser, request):
+    width, height = request.param
+
+    def make(**kwargs):
+        return browser(**{"width": width, "height": height, **kwargs})
+    return make
 
 @pytest.fixture(scope="module")
 def peated_quick():
@@ -269,11 +278,11 @@ def peated_quick():
     server.close()
 
 
-def test_I36_check_your_email_takes_the_mailed_code_typed_key_by_key(browser, peated):
+def test_I36_check_your_email_takes_the_mailed_code_typed_key_by_key(sized, peated):
     """Point 5: every mail says "Or enter this code"; "Check your email" now has the field."""
-    driver = browser()
+    driver = sized()
     before = mail_count(peated)
-    sign_up(driver, peated, "Cole Code", "cole.code@example.com")
+    sign_up(driver, peated, "Cole Code", f"cole.code.{time.time_ns()}@example.com")
     assert el(driver, "code-hint").text == "Or enter the code from the email."
     assert el(driver, "code").get_attribute("autocomplete") == "one-time-code"
     code = mails(peated, before + 1)[-1]["code"]
@@ -286,9 +295,9 @@ def test_I36_check_your_email_takes_the_mailed_code_typed_key_by_key(browser, pe
     assert el(driver, "home-notice").text == "Your email address is verified."
 
 
-def test_I36_a_wrong_code_stays_on_check_your_email_with_the_error_under_the_field(browser, peated):
-    driver = browser()
-    sign_up(driver, peated, "Wren Wrong", "wren.wrong@example.com")
+def test_I36_a_wrong_code_stays_on_check_your_email_with_the_error_under_the_field(sized, peated):
+    driver = sized()
+    sign_up(driver, peated, "Wren Wrong", f"wren.wrong.{time.time_ns()}@example.com")
     type_into(driver, "code", "000000")
     post_and_wait(driver)
     assert driver.find_element(By.TAG_NAME, "h1").text == "Check your email"
@@ -297,28 +306,29 @@ def test_I36_a_wrong_code_stays_on_check_your_email_with_the_error_under_the_fie
     assert el(driver, "resend").is_displayed()
 
 
-def test_I36_resend_email_counts_down_then_sends_and_says_so(browser, peated_quick):
+def test_I36_resend_email_counts_down_then_sends_and_says_so(sized, peated_quick):
     """Points 4 and 9: after a sign-up "Resend email" counts down (one wait, shown once),
     comes back by itself, sends, confirms, and counts down again. No dead end."""
-    driver = browser()
+    driver = sized()
     before = mail_count(peated_quick)
-    sign_up(driver, peated_quick, "Rhea Resend", "rhea.resend@example.com")
+    address = f"rhea.{time.time_ns()}@example.com"
+    sign_up(driver, peated_quick, "Rhea Resend", address)
     resend = el(driver, "resend")
     assert re.fullmatch(r"Resend email in 0:0[1-3]", resend.text) and not resend.is_enabled()
     assert "Too many attempts" not in driver.page_source and not el(driver, "banner").is_displayed()
     wait_for(driver, lambda d: el(d, "resend").is_enabled(), timeout=6)
     assert el(driver, "resend").text == "Resend email"
     post_and_wait(driver, "resend")
-    assert el(driver, "notice").text == "If rhea.resend@example.com needs verifying, a new link is on its way."
+    assert el(driver, "notice").text == f"If {address} needs verifying, a new link is on its way."
     assert len(mails(peated_quick, before + 2)) == before + 2
     assert re.fullmatch(r"Resend email in 0:0[1-3]", el(driver, "resend").text)
     assert el(driver, "code").is_displayed()
 
 
-def test_I36_resend_pressed_too_early_without_javascript_shows_the_wait_once_and_keeps_the_way_forward(browser, peated):
-    driver = browser(javascript=False)
+def test_I36_resend_pressed_too_early_without_javascript_shows_the_wait_once_and_keeps_the_way_forward(sized, peated):
+    driver = sized(javascript=False)
     before = mail_count(peated)
-    sign_up(driver, peated, "Nia NoScript", "nia.noscript@example.com")
+    sign_up(driver, peated, "Nia NoScript", f"nia.noscript.{time.time_ns()}@example.com")
     post_and_wait(driver, "resend")
     assert driver.find_element(By.TAG_NAME, "h1").text == "Check your email"
     assert re.fullmatch(r"Resend email in (1:00|0:[0-5]\d)", el(driver, "resend").text)
@@ -328,11 +338,11 @@ def test_I36_resend_pressed_too_early_without_javascript_shows_the_wait_once_and
     assert "/home" in driver.current_url
 
 
-def test_I36_a_spent_link_reopened_while_signed_in_says_so_and_offers_continue(browser, peated):
+def test_I36_a_spent_link_reopened_while_signed_in_says_so_and_offers_continue(sized, peated):
     """Point 5: reopening a used link while signed in showed a red "expired" and nothing to do."""
-    driver = browser()
+    driver = sized()
     before = mail_count(peated)
-    sign_up(driver, peated, "Sol Spent", "sol.spent@example.com")
+    sign_up(driver, peated, "Sol Spent", f"sol.spent.{time.time_ns()}@example.com")
     link = mails(peated, before + 1)[-1]["link"]
     driver.get(link)
     post_and_wait(driver)
@@ -345,10 +355,10 @@ def test_I36_a_spent_link_reopened_while_signed_in_says_so_and_offers_continue(b
     assert driver.current_url.endswith("/home")
 
 
-def test_I36_sign_up_checks_each_field_on_leaving_it_and_the_password_can_be_shown(browser, peated):
+def test_I36_sign_up_checks_each_field_on_leaving_it_and_the_password_can_be_shown(sized, peated):
     """Point 8: the login page's behaviour on sign-up: validation on blur with the app's submit
     policy (Peated: disabled until valid), a show/hide toggle, and the app's wording."""
-    driver = browser()
+    driver = sized()
     driver.get(peated.url + "/signup")
     assert not el(driver, "submit").is_enabled()
     type_into(driver, "email", "not-an-address")
@@ -364,11 +374,11 @@ def test_I36_sign_up_checks_each_field_on_leaving_it_and_the_password_can_be_sho
     assert el(driver, "signin-link").text == "Sign in", "Peated says Sign In, so its links say Sign in"
 
 
-def test_I36_sign_up_shows_a_spinner_and_a_double_press_signs_up_once(browser, peated):
-    driver = browser()
+def test_I36_sign_up_shows_a_spinner_and_a_double_press_signs_up_once(sized, peated):
+    driver = sized()
     driver.get(peated.url + "/signup")
     type_into(driver, "name", "Dot Double")
-    type_into(driver, "email", "dot.double@example.com")
+    type_into(driver, "email", f"dot.double.{time.time_ns()}@example.com")
     type_into(driver, "password", NEW_PASSWORD)
     before = mail_count(peated)
     driver.execute_script("""
@@ -382,8 +392,8 @@ def test_I36_sign_up_shows_a_spinner_and_a_double_press_signs_up_once(browser, p
     assert mail_count(peated) == before + 1
 
 
-def test_I36_after_a_refused_submit_without_javascript_focus_is_on_the_first_error(browser, peated):
-    driver = browser(javascript=False)
+def test_I36_after_a_refused_submit_without_javascript_focus_is_on_the_first_error(sized, peated):
+    driver = sized(javascript=False)
     driver.get(peated.url + "/signup")
     type_into(driver, "name", "Fay Focus")
     post_and_wait(driver)
@@ -391,8 +401,8 @@ def test_I36_after_a_refused_submit_without_javascript_focus_is_on_the_first_err
     assert el(driver, "email-error").text == "Email is required"
 
 
-def test_I36_the_reset_page_offers_no_forgot_password(browser, peated):
-    driver = browser()
+def test_I36_the_reset_page_offers_no_forgot_password(sized, peated):
+    driver = sized()
     driver.get(peated.url + "/reset-password?token=ghm_example")
     assert not driver.find_elements(By.ID, "forgot-link")
     assert driver.find_element(By.CSS_SELECTOR, "[data-toggle=password]").is_displayed()

@@ -329,3 +329,19 @@ def test_I36_home_on_127_0_0_1_says_where_passkeys_work_instead_of_failing(brows
     assert not [offer for offer in driver.find_elements(By.ID, "biometric-offer") if offer.is_displayed()]
     assert not driver.find_elements(By.ID, "add-passkey")
     assert PASSKEY_FAILED not in driver.find_element(By.TAG_NAME, "body").text
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_I36_the_cancelled_notice_keeps_its_distance_from_the_button(browser, peer, theme):
+    """Point 10: the cancelled-biometric notice touched the button above it (a notice's zero top
+    margin overrode the banner's). The page is put in the state passkey.js's `say` leaves after a
+    cancel: the banner, as a notice, with seed 003's text."""
+    driver = open_login(browser(dark=theme == "dark"), peer)
+    gap = driver.execute_script("""
+        const banner = document.getElementById('banner');
+        banner.hidden = false;
+        banner.classList.add('notice');
+        banner.querySelector('span').textContent = arguments[0];
+        return banner.getBoundingClientRect().top - document.getElementById('submit').getBoundingClientRect().bottom;""",
+        PEER_MENTOR_CANCELLED)
+    assert gap >= 12, gap

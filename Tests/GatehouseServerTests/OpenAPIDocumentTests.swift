@@ -53,7 +53,7 @@ import Testing
             "GET /forgot-password", "POST /forgot-password", "GET /reset-password", "POST /reset-password",
             "POST /login/passkey/options", "POST /login/passkey", "POST /home/passkeys/options", "POST /home/passkeys",
             "POST /home/passkeys/decline", "POST /home/passkeys/{id}/rename", "POST /home/passkeys/{id}/delete",
-            "POST /home/devices/{id}/sign-out",
+            "POST /home/devices/{id}/sign-out", "GET /home/passkeys/{id}/delete", "GET /home/devices/{id}/sign-out", "GET /home/google/unlink",
         ]
         let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" }).subtracting(webScreen)
         let documented = try Self.documentedOperations()
