@@ -46,6 +46,13 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        // libqrencode: QR codes of authenticator-app factors, drawn on the server.
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
+        ),
+        .target(name: "GatehouseQRCode", dependencies: ["CQREncode"]),
         .target(
             name: "CPhoneNumber",
             linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]
@@ -308,6 +315,7 @@ let package = Package(
                 "GatehouseHTTP",
                 "GatehouseOIDC",
                 "GatehousePhoneNumbers",
+                "GatehouseQRCode",
                 "GatehouseSQL",
                 "GraphQLSurface",
                 "SupabaseSurface",

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system packages Gatehouse needs to build, when they are missing.
-# Debian/Ubuntu: libsodium-dev and libargon2-dev (argon2id), libphonenumber-dev (phone numbers; no pkg-config
-# file, so Package.swift links it and protobuf by name) and pkg-config (how SwiftPM finds argon2).
+# Debian/Ubuntu: libsodium-dev and libargon2-dev (argon2id), libqrencode-dev (authenticator-app QR
+# codes), libphonenumber-dev (phone numbers; no pkg-config file, so Package.swift links it and
+# protobuf by name) and pkg-config (how SwiftPM finds argon2 and qrencode).
 set -euo pipefail
 
 missing=()
-for package in libsodium-dev libargon2-dev libphonenumber-dev pkg-config "$@"; do
+for package in libsodium-dev libargon2-dev libqrencode-dev libphonenumber-dev pkg-config "$@"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
