@@ -52,7 +52,7 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
-        .target(name: "GatehouseQRCode", dependencies: ["CQREncode"]),
+        .target(name: "GatehouseQRCode", dependencies: ["CQREncode", "GatehouseCore"]),
         .target(
             name: "CPhoneNumber",
             linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]

@@ -11,6 +11,7 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
     case emailNotConfirmed = "email_not_confirmed"
     /// Gatehouse's own: a sign-up's link used away from where the sign-up was made.
     case emailVerifiedSignIn = "email_verified_sign_in"
+    case tooManyEnrolledFactors = "too_many_enrolled_factors"
     case overRequestRateLimit = "over_request_rate_limit"
     case overEmailSendRateLimit = "over_email_send_rate_limit"
     case overSMSSendRateLimit = "over_sms_send_rate_limit"
@@ -54,6 +55,7 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
         case .userBanned: .accountLocked
         case .emailNotConfirmed: .emailNotVerified
         case .emailVerifiedSignIn: .emailVerifiedSignIn
+        case .tooManyEnrolledFactors: .tooManyFactors
         case .overRequestRateLimit, .overEmailSendRateLimit: .rateLimited
         case .overSMSSendRateLimit: .resendTooSoon
         case .noAuthorization, .badJWT: .invalidToken

@@ -9,6 +9,7 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
     case accountLocked = "ACCOUNT_LOCKED"
     case emailNotVerified = "EMAIL_NOT_VERIFIED"
     case emailVerifiedSignIn = "EMAIL_VERIFIED_SIGN_IN"
+    case tooManyFactors = "TOO_MANY_FACTORS"
     case rateLimited = "RATE_LIMITED"
     case resendTooSoon = "RESEND_TOO_SOON"
     case serverBusy = "SERVER_BUSY"
@@ -57,6 +58,7 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
         case .accountLocked: .accountLocked
         case .emailNotVerified: .emailNotVerified
         case .emailVerifiedSignIn: .emailVerifiedSignIn
+        case .tooManyFactors: .tooManyFactors
         case .rateLimited: .rateLimited
         case .resendTooSoon: .resendTooSoon
         case .serverBusy: .serverBusy

@@ -11,6 +11,8 @@ public struct ServerErrorCode: RawRepresentable, Hashable, Sendable, Expressible
     public static let emailNotVerified: Self = "email_not_verified"
     /// A sign-up's link used away from where the sign-up was made: verified, not signed in.
     public static let emailVerifiedSignIn: Self = "email_verified_sign_in"
+    /// The account has as many second factors as it may (GoTrue's code too).
+    public static let tooManyFactors: Self = "too_many_enrolled_factors"
     public static let invalidToken: Self = "invalid_token"
     public static let invalidRefreshToken: Self = "invalid_refresh_token"
     public static let refreshTokenReused: Self = "refresh_token_reused"

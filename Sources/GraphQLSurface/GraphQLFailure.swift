@@ -36,6 +36,7 @@ package enum GraphQLFailure {
         case .accountLocked: (.accountLocked, messages.text(.accountLocked))
         case .emailNotVerified: (.emailNotVerified, messages.text(.emailNotVerified))
         case .signInToContinue: (.emailVerifiedSignIn, messages.text(.emailVerifiedSignIn))
+        case .factorLimitReached: (.tooManyFactors, shown.text)
         case .passwordRejected(let rejection): (.weakPassword, rejection.message)
         case .linkExpired: (.linkExpired, messages.text(.linkExpired))
         case .featureNotOffered: (.featureDisabled, shown.text)
@@ -84,7 +85,7 @@ package enum GraphQLFailure {
         switch error {
         case .rateLimited(let seconds), .resendTooSoon(let seconds): (.tooManyRequests, seconds)
         case .overloaded(let seconds): (.serviceUnavailable, seconds)
-        case .invalidRequest, .payloadTooLarge, .invalidCredentials, .accountLocked, .emailNotVerified, .signInToContinue, .passwordRejected,
+        case .invalidRequest, .payloadTooLarge, .invalidCredentials, .accountLocked, .emailNotVerified, .signInToContinue, .factorLimitReached, .passwordRejected,
              .linkExpired, .featureNotOffered, .passkeyRejected, .passkeyTaken, .reauthenticationRequired, .unauthenticated,
              .invalidToken, .sessionEnded, .refreshRejected, .invalidPhone, .accountNotFound, .phoneTaken, .codeRejected,
              .smsUnavailable, .providerSignIn, .lastSignInMethod, .formExpired, .methodNotOffered, .administration, .notFound,

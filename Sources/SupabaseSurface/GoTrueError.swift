@@ -60,6 +60,7 @@ extension GoTrueError {
         case .accountLocked: self.init(.badRequest, .userBanned, "User is banned")
         case .emailNotVerified: self.init(.badRequest, .emailNotConfirmed, "Email not confirmed")
         case .signInToContinue: self.init(.forbidden, .emailVerifiedSignIn, "Email verified. Sign in to continue.")
+        case .factorLimitReached: self.init(.unprocessableContent, .tooManyEnrolledFactors, "Maximum number of verified factors reached, unenroll to continue")
         case .passwordRejected(let rejection): self.init(.unprocessableContent, .weakPassword, rejection.message)
         case .linkExpired: self.init(.forbidden, .otpExpired, "Email link is invalid or has expired")
         case .featureNotOffered(.signUp): self.init(.unprocessableContent, .signupDisabled, "Signups not allowed for this instance")

@@ -61,6 +61,7 @@ extension WebController {
         case .accountLocked: .accountLocked
         case .emailNotVerified: .emailNotVerified
         case .signInToContinue: .emailVerifiedSignIn
+        case .factorLimitReached: .serverError(status: 422)
         case .passwordRejected(let rejection): .passwordRejected(message: rejection.message)
         case .linkExpired: .linkExpired
         case .featureNotOffered: .serverError(status: 403)

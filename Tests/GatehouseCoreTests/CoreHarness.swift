@@ -22,6 +22,9 @@ struct CoreHarness {
     let accounts: EmailAccounts
     let devices: Devices
     let phone: PhoneCodes?
+    /// Authenticator-app factors, with the key-encryption key ``kek``.
+    let factors: SecondFactors
+    let kek: SymmetricKey
     /// The demo account, with ``email`` and ``password``.
     let user: UserRecord
 
@@ -30,6 +33,7 @@ struct CoreHarness {
         var settings = AuthSettings()
         var phone: PhonePolicy?
         var mail = true
+        var mfa = MFAPolicy()
     }
 
     /// Real argon2id, cheap: these tests are about behaviour, not cost.
@@ -66,7 +70,10 @@ struct CoreHarness {
         let hasher = PasswordHasher(parameters: Self.argon2)
         let keys = try await AccountKeys.open(repository)
         context = try await ServiceContext(repository: repository, hasher: hasher, keys: keys, settings: settings, events: events, logger: logger)
-        let ring = KeyRing(repository: repository, kek: SymmetricKey(size: .bits256), refreshInterval: .seconds(60))
+        let kek = SymmetricKey(size: .bits256)
+        self.kek = kek
+        factors = SecondFactors(context: context, factors: repository, kek: kek, policy: options.mfa, qrCodes: nil)
+        let ring = KeyRing(repository: repository, kek: kek, refreshInterval: .seconds(60))
         try await ring.start(legacyKeyFile: nil, now: clock.now)
         let tokens = TokenIssuer(keys: ring, issuer: "http://127.0.0.1:8080", audience: "gatehouse", lifetime: 900)
         var mail: AccountMailer?

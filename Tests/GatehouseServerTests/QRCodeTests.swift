@@ -42,3 +42,12 @@ struct QRCodeTests {
         #expect(QRCode(String(repeating: "x", count: 4000)) == nil)
     }
 }
+
+@Suite("The core's QR renderer over libqrencode")
+struct LibQREncodeTests {
+    @Test func rendersWhatQRCodeDraws() throws {
+        let uri = QRCodeTests.uri
+        #expect(LibQREncode().svg(uri, label: "QR") == QRCode(uri)?.svg(label: "QR"))
+        #expect(LibQREncode().svg(String(repeating: "x", count: 4000), label: "QR") == nil)
+    }
+}

@@ -48,6 +48,8 @@ extension GatehouseError {
             ErrorPresentation(status: 403, code: .emailNotVerified, text: "Please verify your email address.")
         case .signInToContinue:
             ErrorPresentation(status: 403, code: .emailVerifiedSignIn, text: "Email verified. Sign in to continue.")
+        case .factorLimitReached(let maximum):
+            ErrorPresentation(status: 422, code: .tooManyFactors, text: "An account can have at most \(maximum) second factors. Remove one first.")
         case .passwordRejected(let rejection):
             ErrorPresentation(status: 400, code: .weakPassword, text: rejection.message)
         case .linkExpired:

@@ -24,6 +24,8 @@ public enum GatehouseError: Error, Equatable, Sendable {
     /// A sign-up's mail was used away from where the sign-up was made: the address is now
     /// verified, and the person signs in with their password to continue.
     case signInToContinue
+    /// The account has as many second factors as it may (issue 37); one must go first.
+    case factorLimitReached(maximum: Int)
     /// A new password the policy refuses (sign-up, reset, change); the rejection carries the
     /// app's copy.
     case passwordRejected(PasswordRejection)
