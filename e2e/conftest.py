@@ -178,6 +178,16 @@ def browser():
         driver.quit()
 
 
+@pytest.fixture(params=[(375, 667), (390, 844)], ids=["375x667", "390x844"])
+def sized(browser, request):
+    """Issue 36's two phone sizes: a test taking `sized` instead of `browser` runs at both."""
+    width, height = request.param
+
+    def make(**kwargs):
+        return browser(**{"width": width, "height": height, **kwargs})
+    return make
+
+
 @pytest.fixture(scope="session")
 def axe_source():
     path = os.environ.get("AXE_JS")

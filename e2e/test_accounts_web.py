@@ -261,13 +261,7 @@ def test_W06_axe_finds_no_violations_in_any_new_state(browser, peated, axe_sourc
 # Issue 36: every page after the login page as good as the login page, at both of its phone
 # sizes (375×667 and 390×844).
 
-@pytest.fixture(params=[(375, 667), (390, 844)], ids=["375x667", "390x844"])
-def sized(browser, request):
-    width, height = request.param
-
-    def make(**kwargs):
-        return browser(**{"width": width, "height": height, **kwargs})
-    return make
+# (`sized`, from conftest, runs a test at both sizes.)
 
 @pytest.fixture(scope="module")
 def peated_quick():

@@ -72,8 +72,8 @@ def example(request):
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_I36_links_and_buttons_have_the_apps_colours_at_4_5_to_1(browser, example, theme):
-    driver = settled(browser(width=390, height=844, dark=theme == "dark"))
+def test_I36_links_and_buttons_have_the_apps_colours_at_4_5_to_1(sized, example, theme):
+    driver = settled(sized(dark=theme == "dark"))
     driver.get(example.url + "/login")
     settled(driver)
     colours = driver.execute_script(COLOURS)
@@ -95,10 +95,10 @@ def test_I36_links_and_buttons_have_the_apps_colours_at_4_5_to_1(browser, exampl
         assert enabled == hex_rgb(palette["primary"])
 
 
-def test_I36_peateds_forgot_link_and_its_focus_ring_are_peateds(browser, example):
+def test_I36_peateds_forgot_link_and_its_focus_ring_are_peateds(sized, example):
     if example.example != "002-peated":
         pytest.skip("Peated's link")
-    driver = browser(width=390, height=844)
+    driver = sized()
     driver.get(example.url + "/login")
     settled(driver)
     link = el(driver, "forgot-link")

@@ -91,9 +91,9 @@ def test_I24_signing_this_browser_out_from_its_own_row_returns_to_the_login(brow
     assert api(server, "/api/me", token=grant["access_token"])[0] == 200
 
 
-def test_I36_cancel_on_the_confirmation_keeps_the_device_signed_in_without_javascript(browser, server):
+def test_I36_cancel_on_the_confirmation_keeps_the_device_signed_in_without_javascript(sized, server):
     """Point 10: "Sign out" a device acted without asking; now it asks, with and without JavaScript."""
-    driver, grant = two_devices(browser, server, javascript=False)
+    driver, grant = two_devices(sized, server, javascript=False)
     other = next(row for row in rows(driver) if "This device" not in row.text)
     other.find_element(By.CSS_SELECTOR, "button").click()
     wait_for(driver, lambda d: d.find_elements(By.ID, "confirm-form"))

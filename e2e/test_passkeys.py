@@ -126,12 +126,12 @@ def test_P23_the_prompt_replaces_the_form_and_use_password_instead_shows_it(brow
     assert el(driver, "email").get_attribute("autocomplete") == "username webauthn"
 
 
-def test_I36_sign_out_sticks_on_a_device_with_face_id_on(browser, peer):
+def test_I36_sign_out_sticks_on_a_device_with_face_id_on(sized, peer):
     """Issue 36, point 3: signing out landed on /login, whose prompt started at once, and one
     glance signed the person straight back in. After a sign-out the form shows and no prompt
     starts (the authenticator waits for a touch here, so a started prompt would show); signing
     in again brings the prompt back for the next launch."""
-    driver = browser()
+    driver = sized()
     authenticator_id = authenticator(driver)
     email = enrol(driver, peer)
     sign_out(driver, authenticator_id)
@@ -295,16 +295,16 @@ def test_P23_every_examples_theme_lists_passkeys_without_axe_violations(browser,
         server.close()
 
 
-def test_I36_home_offers_face_id_per_device_and_not_once_this_device_has_it(browser, peer):
+def test_I36_home_offers_face_id_per_device_and_not_once_this_device_has_it(sized, peer):
     """Point 7: after Face ID was turned on, Home still offered it; a second device of the same
     person got no offer because the account had a passkey elsewhere. Seed 003 offers per device."""
-    phone = browser()
+    phone = sized()
     authenticator(phone)
     email = enrol(phone, peer)
     assert el(phone, "passkey-here").text == "Face ID or fingerprint sign-in is on for this device."
     assert not phone.find_elements(By.ID, "add-passkey")
     assert not [offer for offer in phone.find_elements(By.ID, "biometric-offer") if offer.is_displayed()]
-    tablet = browser()
+    tablet = sized()
     authenticator(tablet)
     sign_in(tablet, peer, email, PASSWORD)
     wait_for(tablet, lambda d: arrived(d, peer.url + "/home"))
@@ -313,10 +313,10 @@ def test_I36_home_offers_face_id_per_device_and_not_once_this_device_has_it(brow
     wait_for(tablet, lambda d: arrived(d, "passkey=added") and len(d.find_elements(By.CSS_SELECTOR, ".passkey")) == 2)
 
 
-def test_I36_home_on_127_0_0_1_says_where_passkeys_work_instead_of_failing(browser, peer):
+def test_I36_home_on_127_0_0_1_says_where_passkeys_work_instead_of_failing(sized, peer):
     """Point 7: on http://127.0.0.1 (no passkey can exist there) enabling failed with "We couldn't
     verify your passkey. Please sign in with your password." to a signed-in person."""
-    driver = browser()
+    driver = sized()
     authenticator(driver)
     email = account(peer)
     address = peer.url.replace("localhost", "127.0.0.1")
@@ -332,11 +332,11 @@ def test_I36_home_on_127_0_0_1_says_where_passkeys_work_instead_of_failing(brows
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_I36_the_cancelled_notice_keeps_its_distance_from_the_button(browser, peer, theme):
+def test_I36_the_cancelled_notice_keeps_its_distance_from_the_button(sized, peer, theme):
     """Point 10: the cancelled-biometric notice touched the button above it (a notice's zero top
     margin overrode the banner's). The page is put in the state passkey.js's `say` leaves after a
     cancel: the banner, as a notice, with seed 003's text."""
-    driver = open_login(browser(dark=theme == "dark"), peer)
+    driver = open_login(sized(dark=theme == "dark"), peer)
     gap = driver.execute_script("""
         const banner = document.getElementById('banner');
         banner.hidden = false;

@@ -26,10 +26,10 @@ def test_page_agrees_with_the_shared_vectors(browser, server, server003, vector)
 
 
 @pytest.mark.parametrize("vector", [v for v in PHONE_VECTORS if v["region"] == "IN"], ids=lambda v: v["typed"])
-def test_I36_the_phone_page_keeps_the_vectors_digits_and_ticks_only_what_libphonenumber_accepts(browser, server004, vector):
+def test_I36_the_phone_page_keeps_the_vectors_digits_and_ticks_only_what_libphonenumber_accepts(sized, server004, vector):
     """UrbanNest's field (India), typed key by key: the digits the field keeps and its tick match
     the vector, whose verdict is Python's phonenumbers' too (a second libphonenumber)."""
-    driver = open_phone(browser(), server004)
+    driver = open_phone(sized(), server004)
     box = el(driver, "phone")
     box.click()
     for key in vector["typed"]:
