@@ -84,3 +84,9 @@ def open_phone(driver, server, path="/login"):
     """Opens a phone screen once it has settled."""
     driver.get(server.url + path)
     return settled(driver)
+
+
+def visible_text(driver, element_id):
+    """The element's text while it is shown, else None."""
+    box = el(driver, element_id)
+    return box.text if box.is_displayed() else None
