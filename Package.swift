@@ -208,6 +208,7 @@ let package = Package(
                 "GatehouseModel",
                 "GatehouseOIDC",
                 "GatehousePhoneNumbers",
+                "GatehouseQRCode",
                 "GatehouseSQL",
                 "GraphQLSurface",
                 "LoginCore",

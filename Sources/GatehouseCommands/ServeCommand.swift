@@ -152,6 +152,13 @@ public struct ServeCommand: AsyncParsableCommand {
             }
             configuration.accounts = app.accounts
             configuration.passkeys = app.passkeys
+            configuration.mfa = app.mfa.map { options in
+                var policy = MFAPolicy()
+                policy.totp = options.totp
+                policy.recoveryCodes = options.recoveryCodes
+                policy.required = options.required
+                return policy
+            }
             configuration.supabaseAnonKey = app.backend.anonKey
             configuration.signInMethods = app.signIn
             // Phone sign-in exists only where the app file lists it: present means enabled.

@@ -12,6 +12,11 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
     /// Gatehouse's own: a sign-up's link used away from where the sign-up was made.
     case emailVerifiedSignIn = "email_verified_sign_in"
     case tooManyEnrolledFactors = "too_many_enrolled_factors"
+    case insufficientAAL = "insufficient_aal"
+    case mfaTOTPEnrollDisabled = "mfa_totp_enroll_not_enabled"
+    case mfaFactorNotFound = "mfa_factor_not_found"
+    case mfaChallengeExpired = "mfa_challenge_expired"
+    case mfaVerificationFailed = "mfa_verification_failed"
     case overRequestRateLimit = "over_request_rate_limit"
     case overEmailSendRateLimit = "over_email_send_rate_limit"
     case overSMSSendRateLimit = "over_sms_send_rate_limit"
@@ -56,6 +61,11 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
         case .emailNotConfirmed: .emailNotVerified
         case .emailVerifiedSignIn: .emailVerifiedSignIn
         case .tooManyEnrolledFactors: .tooManyFactors
+        case .insufficientAAL: .insufficientAAL
+        case .mfaTOTPEnrollDisabled: .featureDisabled
+        case .mfaFactorNotFound: .notFound
+        case .mfaChallengeExpired: .codeExpired
+        case .mfaVerificationFailed: .invalidCode
         case .overRequestRateLimit, .overEmailSendRateLimit: .rateLimited
         case .overSMSSendRateLimit: .resendTooSoon
         case .noAuthorization, .badJWT: .invalidToken

@@ -10,6 +10,7 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
     case emailNotVerified = "EMAIL_NOT_VERIFIED"
     case emailVerifiedSignIn = "EMAIL_VERIFIED_SIGN_IN"
     case tooManyFactors = "TOO_MANY_FACTORS"
+    case mfaRequired = "MFA_REQUIRED"
     case rateLimited = "RATE_LIMITED"
     case resendTooSoon = "RESEND_TOO_SOON"
     case serverBusy = "SERVER_BUSY"
@@ -59,6 +60,7 @@ public enum GraphQLErrorCode: String, Sendable, CaseIterable, CustomStringConver
         case .emailNotVerified: .emailNotVerified
         case .emailVerifiedSignIn: .emailVerifiedSignIn
         case .tooManyFactors: .tooManyFactors
+        case .mfaRequired: .insufficientAAL
         case .rateLimited: .rateLimited
         case .resendTooSoon: .resendTooSoon
         case .serverBusy: .serverBusy

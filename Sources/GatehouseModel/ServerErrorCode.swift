@@ -13,6 +13,8 @@ public struct ServerErrorCode: RawRepresentable, Hashable, Sendable, Expressible
     public static let emailVerifiedSignIn: Self = "email_verified_sign_in"
     /// The account has as many second factors as it may (GoTrue's code too).
     public static let tooManyFactors: Self = "too_many_enrolled_factors"
+    /// A sensitive action needs a session that proved the second factor in the last 10 minutes (GoTrue's code too).
+    public static let insufficientAAL: Self = "insufficient_aal"
     public static let invalidToken: Self = "invalid_token"
     public static let invalidRefreshToken: Self = "invalid_refresh_token"
     public static let refreshTokenReused: Self = "refresh_token_reused"

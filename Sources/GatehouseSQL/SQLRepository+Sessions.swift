@@ -7,6 +7,7 @@ extension SQLRepository: SessionRepository {
         package enum CodingKeys: String, CodingKey, CaseIterable {
             case id, userId = "user_id", createdAt = "created_at", expiresAt = "expires_at", revokedAt = "revoked_at"
             case revokedReason = "revoked_reason", deviceLabel = "device_label", address = "ip_address", lastSeenAt = "last_seen_at"
+            case aal, amr
         }
 
         package var id: String
@@ -18,13 +19,16 @@ extension SQLRepository: SessionRepository {
         package var deviceLabel: String?
         package var address: String?
         package var lastSeenAt: Int64?
+        package var aal: String?
+        package var amr: String?
 
         package var record: SessionRecord {
             SessionRecord(
                 id: id, userID: userId, createdAt: Date(milliseconds: createdAt),
                 expiresAt: Date(milliseconds: expiresAt), revokedAt: revokedAt.map(Date.init(milliseconds:)),
                 revokedReason: revokedReason.flatMap(SessionEndReason.init(rawValue:)),
-                deviceLabel: deviceLabel, address: address, lastSeenAt: lastSeenAt.map(Date.init(milliseconds:))
+                deviceLabel: deviceLabel, address: address, lastSeenAt: lastSeenAt.map(Date.init(milliseconds:)),
+                assurance: SessionAssurance(storedLevel: aal, storedMethods: amr)
             )
         }
     }
@@ -62,7 +66,7 @@ extension SQLRepository: SessionRepository {
             id: session.id, userId: session.userID, createdAt: session.createdAt.milliseconds,
             expiresAt: session.expiresAt.milliseconds, revokedAt: session.revokedAt?.milliseconds,
             revokedReason: session.revokedReason?.rawValue, deviceLabel: session.deviceLabel, address: session.address,
-            lastSeenAt: session.lastSeenAt?.milliseconds
+            lastSeenAt: session.lastSeenAt?.milliseconds, aal: session.assurance.level.rawValue, amr: session.assurance.storedMethods
         )
         try await transaction { db in
             try await db.insert(into: "sessions").model(row).run()

@@ -37,6 +37,7 @@ package enum GraphQLFailure {
         case .emailNotVerified: (.emailNotVerified, messages.text(.emailNotVerified))
         case .signInToContinue: (.emailVerifiedSignIn, messages.text(.emailVerifiedSignIn))
         case .factorLimitReached: (.tooManyFactors, shown.text)
+        case .stepUpRequired: (.mfaRequired, shown.text)
         case .passwordRejected(let rejection): (.weakPassword, rejection.message)
         case .linkExpired: (.linkExpired, messages.text(.linkExpired))
         case .featureNotOffered: (.featureDisabled, shown.text)
@@ -85,7 +86,7 @@ package enum GraphQLFailure {
         switch error {
         case .rateLimited(let seconds), .resendTooSoon(let seconds): (.tooManyRequests, seconds)
         case .overloaded(let seconds): (.serviceUnavailable, seconds)
-        case .invalidRequest, .payloadTooLarge, .invalidCredentials, .accountLocked, .emailNotVerified, .signInToContinue, .factorLimitReached, .passwordRejected,
+        case .invalidRequest, .payloadTooLarge, .invalidCredentials, .accountLocked, .emailNotVerified, .signInToContinue, .factorLimitReached, .stepUpRequired, .passwordRejected,
              .linkExpired, .featureNotOffered, .passkeyRejected, .passkeyTaken, .reauthenticationRequired, .unauthenticated,
              .invalidToken, .sessionEnded, .refreshRejected, .invalidPhone, .accountNotFound, .phoneTaken, .codeRejected,
              .smsUnavailable, .providerSignIn, .lastSignInMethod, .formExpired, .methodNotOffered, .administration, .notFound,

@@ -37,6 +37,10 @@ package struct GoTrueController {
             .post("/recover", use: recover)
             .put("/user", use: updateUser)
             .get("/reauthenticate", use: reauthenticate)
+            .post("/factors", use: enrolFactor)
+            .post("/factors/{id}/challenge", use: challengeFactor)
+            .post("/factors/{id}/verify", use: verifyFactor)
+            .delete("/factors/{id}", use: unenrolFactor)
     }
 
     /// `POST /otp {"phone", "create_user"}`: sends an SMS code, as GoTrue's `sign_in_with_otp`.
@@ -78,7 +82,7 @@ package struct GoTrueController {
     }
 
     /// GoTrue's session for a sign-in, with the device token the client should keep.
-    private func session(_ signIn: SignIn) async throws -> Response {
+    func session(_ signIn: SignIn) async throws -> Response {
         var response = try await session(signIn.grant)
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response
@@ -112,7 +116,9 @@ package struct GoTrueController {
 
     @Sendable package func user(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let user = try context.requirePrincipal().user
-        return try JSONBody.response(GoTrueUser(user, identities: try await services.profiles.identities(of: user.id)))
+        return try JSONBody.response(
+            GoTrueUser(user, identities: try await services.profiles.identities(of: user.id), factors: try await factors(of: user.id))
+        )
     }
 
     @Sendable package func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -128,7 +134,9 @@ package struct GoTrueController {
     private func session(_ grant: TokenGrant) async throws -> Response {
         guard let record = grant.account else { throw GatehouseError.invalidCredentials }
         let identities = try await services.profiles.identities(of: record.id)
-        return try JSONBody.response(GoTrueSession(grant, record: record, identities: identities, now: services.pipeline.now))
+        return try JSONBody.response(
+            GoTrueSession(grant, record: record, identities: identities, factors: try await factors(of: record.id), now: services.pipeline.now)
+        )
     }
 
 }

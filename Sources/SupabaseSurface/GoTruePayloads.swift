@@ -19,12 +19,12 @@ package struct GoTrueSession: Encodable {
         case expiresAt = "expires_at", refreshToken = "refresh_token", user
     }
 
-    package init(_ grant: TokenGrant, record: UserRecord, identities: [IdentityRecord], now: Date) {
+    package init(_ grant: TokenGrant, record: UserRecord, identities: [IdentityRecord], factors: [FactorRecord], now: Date) {
         accessToken = grant.accessToken
         expiresIn = grant.expiresIn
         expiresAt = Int(now.timeIntervalSince1970) + grant.expiresIn
         refreshToken = grant.refreshToken
-        user = GoTrueUser(record, identities: identities)
+        user = GoTrueUser(record, identities: identities, factors: factors)
     }
 }
 
@@ -63,16 +63,19 @@ package struct GoTrueUser: Encodable {
     /// Until when the account is banned (locked); absent when it is not.
     package let bannedUntil: String?
     package let isAnonymous = false
+    /// The account's second factors (issue 37); absent when it has none, as GoTrue omits them.
+    package var factors: [GoTrueFactor]?
 
     package enum CodingKeys: String, CodingKey {
-        case id, aud, role, email, phone, identities
+        case id, aud, role, email, phone, identities, factors
         case bannedUntil = "banned_until"
         case emailConfirmedAt = "email_confirmed_at", phoneConfirmedAt = "phone_confirmed_at", confirmedAt = "confirmed_at"
         case appMetadata = "app_metadata", userMetadata = "user_metadata"
         case createdAt = "created_at", updatedAt = "updated_at", isAnonymous = "is_anonymous"
     }
 
-    package init(_ record: UserRecord, identities records: [IdentityRecord]) {
+    package init(_ record: UserRecord, identities records: [IdentityRecord], factors: [FactorRecord] = []) {
+        self.factors = factors.isEmpty ? nil : factors.map(GoTrueFactor.init)
         id = record.id
         email = record.email ?? ""
         let emailIdentity = records.first { $0.provider == .email && $0.subject == record.email }

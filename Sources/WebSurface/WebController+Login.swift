@@ -62,6 +62,7 @@ extension WebController {
         case .emailNotVerified: .emailNotVerified
         case .signInToContinue: .emailVerifiedSignIn
         case .factorLimitReached: .serverError(status: 422)
+        case .stepUpRequired: .serverError(status: 403)
         case .passwordRejected(let rejection): .passwordRejected(message: rejection.message)
         case .linkExpired: .linkExpired
         case .featureNotOffered: .serverError(status: 403)

@@ -72,7 +72,6 @@ struct CoreHarness {
         context = try await ServiceContext(repository: repository, hasher: hasher, keys: keys, settings: settings, events: events, logger: logger)
         let kek = SymmetricKey(size: .bits256)
         self.kek = kek
-        factors = SecondFactors(context: context, factors: repository, kek: kek, policy: options.mfa, qrCodes: nil)
         let ring = KeyRing(repository: repository, kek: kek, refreshInterval: .seconds(60))
         try await ring.start(legacyKeyFile: nil, now: clock.now)
         let tokens = TokenIssuer(keys: ring, issuer: "http://127.0.0.1:8080", audience: "gatehouse", lifetime: 900)
@@ -85,8 +84,9 @@ struct CoreHarness {
             mail?.dispatch.events = events
         }
         accounts = EmailAccounts(context: context, mail: mail)
+        factors = SecondFactors(context: context, factors: repository, kek: kek, policy: options.mfa, qrCodes: nil, mail: mail)
         devices = Devices(context: context)
-        var verifiers: [any GrantVerifier] = [accounts]
+        var verifiers: [any GrantVerifier] = [accounts, factors]
         if let policy = options.phone {
             var issuer = try await PhoneCodeIssuer.open(
                 repository, numbers: IndianMobiles(), references: keys, sender: outbox, deliveries: nil, policy: policy, logger: logger

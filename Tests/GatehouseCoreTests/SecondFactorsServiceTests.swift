@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseCore
+import GatehouseModel
 import GatehouseSQL
 import Testing
 
@@ -13,88 +14,143 @@ struct SecondFactorsServiceTests {
         return totp.code(forStep: totp.step(at: date) + offset)
     }
 
-    @Test func enrolmentIsTwoStepsAndTheFirstCodeVerifies() async throws {
+    @Test func enrolmentIsTwoStepsAndTheFirstCodeVerifiesAtAAL2WithRecoveryCodes() async throws {
         try await CoreHarness.with { h in
-            let enrolment = try await h.factors.enrol(userID: h.user.id, account: CoreHarness.email, friendlyName: "Work phone")
+            let first = try await h.signIn()
+            let principal = try await h.principal(of: first)
+            #expect(first.grant.mfa == nil, "no hint before a factor exists")
+            let enrolment = try await h.factors.enrol(principal, friendlyName: "Work phone")
             #expect(enrolment.factor.status == .unverified && enrolment.factor.friendlyName == "Work phone")
             #expect(Base32.decode(enrolment.secret)?.count == 20)
             #expect(enrolment.uri == "otpauth://totp/Gatehouse:user%40example.com?secret=\(enrolment.secret)&issuer=Gatehouse")
             let stored = try #require(try await h.repository.factor(id: enrolment.factor.id, userID: h.user.id))
             #expect(!stored.sealedSecret.contains(enrolment.secret), "never stored in plain text")
             #expect(FactorSecret.open(stored.sealedSecret, factorID: stored.id, kek: h.kek) == Base32.decode(enrolment.secret))
-            let verified = try await h.factors.checkCode(try Self.code(enrolment, at: h.clock.now), factorID: enrolment.factor.id, userID: h.user.id, from: CoreHarness.client)
+            let signIn = try await h.answer(enrolment, code: try Self.code(enrolment, at: h.clock.now), as: principal)
+            let verified = try #require(try await h.factors.list(userID: h.user.id).first)
             #expect(verified.status == .verified && verified.verifiedAt == h.clock.now)
-            #expect(try await h.factors.list(userID: h.user.id).map(\.id) == [enrolment.factor.id])
+            let claims = try await h.pipeline.tokens.verify(signIn.grant.accessToken, now: h.clock.now)
+            #expect(claims.aal == .aal2)
+            #expect(claims.amr?.map(\.method) == [.password, .totp])
+            #expect(signIn.grant.recoveryCodes?.count == 10 && Set(signIn.grant.recoveryCodes ?? []).count == 10)
+            #expect(try await h.factors.recoveryCodesLeft(userID: h.user.id) == 10)
+            await #expect(throws: GatehouseError.sessionEnded, "the aal1 session it replaced is over") {
+                try await h.pipeline.authenticate(accessToken: first.grant.accessToken)
+            }
         }
     }
 
     @Test func aCodeWorksOnceAndOneStepEitherSide() async throws {
         try await CoreHarness.with { h in
-            let enrolment = try await h.factors.enrol(userID: h.user.id, account: CoreHarness.email, friendlyName: "")
-            let id = enrolment.factor.id
+            var principal = try await h.principal()
+            let enrolment = try await h.factors.enrol(principal, friendlyName: "")
             let early = try Self.code(enrolment, at: h.clock.now, offset: -1)
-            _ = try await h.factors.checkCode(early, factorID: id, userID: h.user.id, from: CoreHarness.client)
-            await #expect(throws: GatehouseError.codeRejected(.incorrect(attemptsLeft: 0)), "a replay") {
-                try await h.factors.checkCode(early, factorID: id, userID: h.user.id, from: CoreHarness.client)
+            principal = try await h.principal(of: h.answer(enrolment, code: early, as: principal))
+            await #expect(throws: GatehouseError.codeRejected(.incorrect(attemptsLeft: 4)), "a replay") {
+                try await h.answer(enrolment, code: early, as: principal)
             }
             let late = try Self.code(enrolment, at: h.clock.now, offset: 1)
-            _ = try await h.factors.checkCode(late, factorID: id, userID: h.user.id, from: CoreHarness.client)
-            await #expect(throws: GatehouseError.codeRejected(.incorrect(attemptsLeft: 0)), "the current step is older than one accepted") {
-                try await h.factors.checkCode(try Self.code(enrolment, at: h.clock.now), factorID: id, userID: h.user.id, from: CoreHarness.client)
+            principal = try await h.principal(of: h.answer(enrolment, code: late, as: principal))
+            await #expect(throws: GatehouseError.codeRejected(.incorrect(attemptsLeft: 4)), "the current step is older than one accepted") {
+                try await h.answer(enrolment, code: try Self.code(enrolment, at: h.clock.now), as: principal)
             }
             h.clock.advance(90)
-            await #expect(throws: GatehouseError.codeRejected(.incorrect(attemptsLeft: 0)), "two steps late") {
-                try await h.factors.checkCode(try Self.code(enrolment, at: h.clock.now, offset: -2), factorID: id, userID: h.user.id, from: CoreHarness.client)
+            await #expect(throws: GatehouseError.codeRejected(.incorrect(attemptsLeft: 4)), "two steps late") {
+                try await h.answer(enrolment, code: try Self.code(enrolment, at: h.clock.now, offset: -2), as: principal)
             }
-            _ = try await h.factors.checkCode(try Self.code(enrolment, at: h.clock.now), factorID: id, userID: h.user.id, from: CoreHarness.client)
+            _ = try await h.answer(enrolment, code: try Self.code(enrolment, at: h.clock.now), as: principal)
         }
     }
 
-    @Test func unverifiedFactorsExpireAndTheLimitCountsLiveOnes() async throws {
-        try await CoreHarness.with({ $0.mfa.maximumFactors = 2 }) { h in
-            let first = try await h.factors.enrol(userID: h.user.id, account: CoreHarness.email, friendlyName: "")
-            _ = try await h.factors.enrol(userID: h.user.id, account: CoreHarness.email, friendlyName: "")
-            await #expect(throws: GatehouseError.factorLimitReached(maximum: 2)) {
-                try await h.factors.enrol(userID: h.user.id, account: CoreHarness.email, friendlyName: "")
-            }
-            h.clock.advance(601)
-            #expect(try await h.factors.list(userID: h.user.id).isEmpty)
-            await #expect(throws: GatehouseError.notFound, "an expired enrolment takes no code") {
-                try await h.factors.checkCode(try Self.code(first, at: h.clock.now), factorID: first.factor.id, userID: h.user.id, from: CoreHarness.client)
-            }
-            _ = try await h.factors.enrol(userID: h.user.id, account: CoreHarness.email, friendlyName: "")
-        }
-    }
-
-    @Test func friendlyNamesFollowTheNameRuleAndFactorsAreTheAccountsOwn() async throws {
+    @Test func fiveWrongCodesEndAChallengeAndCountIntoTheBackOff() async throws {
         try await CoreHarness.with { h in
-            await #expect(throws: GatehouseError.self) {
-                try await h.factors.enrol(userID: h.user.id, account: CoreHarness.email, friendlyName: "Phone\u{202E}enohp")
+            let principal = try await h.principal()
+            let enrolment = try await h.factors.enrol(principal, friendlyName: "")
+            let challenge = try await h.factors.challenge(factorID: enrolment.factor.id, for: principal)
+            let wrong = h.factors.grant(challengeID: challenge.id, answer: .code("000000"), for: principal)
+            var refusals: [GatehouseError] = []
+            for _ in 0..<6 {
+                do { _ = try await h.pipeline.stepUp(wrong, of: principal, from: CoreHarness.client) } catch let error as GatehouseError {
+                    refusals.append(error)
+                    h.clock.advance(60)
+                }
             }
-            let enrolment = try await h.factors.enrol(userID: h.user.id, account: CoreHarness.email, friendlyName: "Phone")
-            await #expect(throws: GatehouseError.notFound) {
-                try await h.factors.checkCode(try Self.code(enrolment, at: h.clock.now), factorID: enrolment.factor.id, userID: "another-account", from: CoreHarness.client)
+            let expected: [GatehouseError] = [
+                .codeRejected(.incorrect(attemptsLeft: 4)), .codeRejected(.incorrect(attemptsLeft: 3)),
+                .codeRejected(.incorrect(attemptsLeft: 2)), .codeRejected(.incorrect(attemptsLeft: 1)), .codeRejected(.exhausted),
+                .codeRejected(.expired),
+            ]
+            #expect(refusals == expected)
+            let right = h.factors.grant(challengeID: challenge.id, answer: .code(try Self.code(enrolment, at: h.clock.now)), for: principal)
+            await #expect(throws: GatehouseError.codeRejected(.expired), "the ended challenge takes no right code either") {
+                try await h.pipeline.stepUp(right, of: principal, from: CoreHarness.client)
             }
-            #expect(try await !h.factors.remove(factorID: enrolment.factor.id, userID: "another-account"))
-            #expect(try await h.factors.remove(factorID: enrolment.factor.id, userID: h.user.id))
+            // Six wrong answers and the right code too late: each audited as a refused second factor.
+            #expect(h.events.all.filter { if case .signInRefused(_, .totp, .invalidCode, _) = $0 { true } else { false } }.count == 7)
         }
     }
 
     @Test func wrongCodesCountIntoTheAccountsBackOffLikeWrongPasswords() async throws {
         try await CoreHarness.with { h in
-            let enrolment = try await h.factors.enrol(userID: h.user.id, account: CoreHarness.email, friendlyName: "")
+            let principal = try await h.principal()
+            let enrolment = try await h.factors.enrol(principal, friendlyName: "")
             var throttled = false
-            for _ in 0..<20 where !throttled {
-                do {
-                    _ = try await h.factors.checkCode("000000", factorID: enrolment.factor.id, userID: h.user.id, from: CoreHarness.client)
-                } catch GatehouseError.rateLimited {
-                    throttled = true
-                } catch GatehouseError.codeRejected {}
+            for _ in 0..<8 where !throttled {
+                let challenge = try await h.factors.challenge(factorID: enrolment.factor.id, for: principal)
+                for _ in 0..<5 where !throttled {
+                    do {
+                        _ = try await h.pipeline.stepUp(
+                            h.factors.grant(challengeID: challenge.id, answer: .code("000000"), for: principal), of: principal, from: CoreHarness.client
+                        )
+                    } catch GatehouseError.rateLimited {
+                        throttled = true
+                    } catch GatehouseError.codeRejected {}
+                }
             }
             #expect(throttled, "wrong codes start the back-off")
             var passwordWaits = false
             do { _ = try await h.signIn() } catch GatehouseError.rateLimited { passwordWaits = true }
             #expect(passwordWaits, "the password sign-in waits too")
+        }
+    }
+
+    @Test func unverifiedFactorsExpireAndTheLimitCountsLiveOnes() async throws {
+        try await CoreHarness.with({ $0.mfa.maximumFactors = 2 }) { h in
+            let principal = try await h.principal()
+            let first = try await h.factors.enrol(principal, friendlyName: "")
+            _ = try await h.factors.enrol(principal, friendlyName: "")
+            await #expect(throws: GatehouseError.factorLimitReached(maximum: 2)) {
+                try await h.factors.enrol(principal, friendlyName: "")
+            }
+            h.clock.advance(601)
+            #expect(try await h.factors.list(userID: h.user.id).isEmpty)
+            await #expect(throws: GatehouseError.notFound, "an expired enrolment takes no challenge") {
+                try await h.factors.challenge(factorID: first.factor.id, for: principal)
+            }
+            _ = try await h.factors.enrol(principal, friendlyName: "")
+        }
+    }
+
+    @Test func friendlyNamesFollowTheNameRuleAndChallengesAreTheAccountsOwn() async throws {
+        try await CoreHarness.with { h in
+            let principal = try await h.principal()
+            await #expect(throws: GatehouseError.self) {
+                try await h.factors.enrol(principal, friendlyName: "Phone\u{202E}enohp")
+            }
+            let enrolment = try await h.factors.enrol(principal, friendlyName: "Phone")
+            let other = try await UserAdministration(
+                repository: h.repository, numbers: IndianMobiles(), hasher: PasswordHasher(parameters: CoreHarness.argon2), clock: { h.clock.now },
+                passwordPolicy: nil
+            ).create(email: "other@example.com", name: "Other", password: CoreHarness.password)
+            let stranger = try await h.principal(of: h.signIn(other.email ?? "", CoreHarness.password))
+            await #expect(throws: GatehouseError.notFound) { try await h.factors.challenge(factorID: enrolment.factor.id, for: stranger) }
+            let mine = try await h.factors.challenge(factorID: enrolment.factor.id, for: principal)
+            let theirs = h.factors.grant(challengeID: mine.id, answer: .code(try Self.code(enrolment, at: h.clock.now)), for: stranger)
+            await #expect(throws: GatehouseError.codeRejected(.expired), "another account's challenge is no challenge") {
+                try await h.pipeline.stepUp(theirs, of: stranger, from: CoreHarness.client)
+            }
+            #expect(try await !h.factors.remove(factorID: enrolment.factor.id, for: stranger))
+            #expect(try await h.factors.remove(factorID: enrolment.factor.id, for: principal))
         }
     }
 }

@@ -42,6 +42,7 @@ import Testing
         configuration.serviceRoleKey = "service-role-key-0123456789abcdef0123456789"
         configuration.phone = PhonePolicy()
         configuration.google = try ExternalProviderSettings(clientIDs: ["web.apps.example"])
+        configuration.mfa = MFAPolicy()
         let database = try await SQLiteDatabase(path: fixture.databasePath, logger: Logger(label: "t"))
         let router = try await buildRouter(configuration, repository: SQLRepository(database: database.sql), logger: Logger(label: "t"))
         try await database.close()

@@ -25,7 +25,7 @@ import Testing
         try await Self.withStorage { storage in
             let (issuer, _) = try await Self.issuer(storage, refresh: .seconds(60))
             let now = Date()
-            let token = try await issuer.issue(userID: "u1", sessionID: "s1", now: now)
+            let token = try await issuer.issue(userID: "u1", sessionID: "s1", assurance: SessionAssurance(), now: now)
             #expect(issuer.verified.lookup(token) == nil)
             #expect(try await issuer.verify(token, now: now).sid == "s1")
             #expect(issuer.verified.lookup(token)?.claims.sub.value == "u1")
@@ -39,7 +39,7 @@ import Testing
         try await Self.withStorage { storage in
             let (issuer, _) = try await Self.issuer(storage, refresh: .seconds(60))
             let now = Date()
-            let token = try await issuer.issue(userID: "u1", sessionID: "s1", now: now)
+            let token = try await issuer.issue(userID: "u1", sessionID: "s1", assurance: SessionAssurance(), now: now)
             _ = try await issuer.verify(token, now: now)
             await #expect(throws: GatehouseError.invalidToken("The access token has expired")) {
                 try await issuer.verify(token, now: now.addingTimeInterval(901))
@@ -52,7 +52,7 @@ import Testing
         try await Self.withStorage { storage in
             let (issuer, keys) = try await Self.issuer(storage)
             let now = Date()
-            let token = try await issuer.issue(userID: "u1", sessionID: "s1", now: now)
+            let token = try await issuer.issue(userID: "u1", sessionID: "s1", assurance: SessionAssurance(), now: now)
             _ = try await issuer.verify(token, now: now)
             let old = try #require(try await storage.repository.activeSigningKeys().first?.kid)
             _ = try await keys.rotate(now: now)

@@ -159,19 +159,23 @@ package struct AccountMailer: Sendable {
     }
 
     /// The mail for an action, in the app's words, with its link and code.
-    package func compose(_ action: EmailMessage.Action, to email: String, secret: IssuedMailSecret?) -> EmailMessage {
-        let values = ["app": appName, "email": email, "code": secret?.code ?? ""]
+    package func compose(
+        _ action: EmailMessage.Action, to email: String, secret: IssuedMailSecret?, extra: [String: String] = [:]
+    ) -> EmailMessage {
+        let values = ["app": appName, "email": email, "code": secret?.code ?? ""].merging(extra) { $1 }
         let (subject, body, label): (MessageKey, MessageKey, MessageKey) = switch action {
         case .signUp, .verify: (.mailVerifySubject, .mailVerifyBody, .mailVerifyAction)
         case .recovery: (.mailResetSubject, .mailResetBody, .mailResetAction)
         case .existingAccount: (.mailExistingSubject, .mailExistingBody, .signInLink)
         case .reauthentication: (.mailReauthSubject, .mailReauthBody, .mailReauthSubject)
+        case .recoveryCodeUsed: (.mailRecoveryUsedSubject, .mailRecoveryUsedBody, .continueLink)
         }
         let link: String? = switch action {
         case .signUp, .verify: secret.map { "\(publicURL)/verify-email?token=\($0.token)" }
         case .recovery: secret.map { "\(publicURL)/reset-password?token=\($0.token)" }
         case .existingAccount: "\(publicURL)/login"
         case .reauthentication: nil
+        case .recoveryCodeUsed: "\(publicURL)/home"
         }
         return EmailMessage(
             action: action, to: email, link: link, code: secret?.code, token: secret?.token,

@@ -31,6 +31,8 @@ public enum AccountFeature: String, Sendable, Equatable {
     case passwordReset = "password_reset"
     /// Passkeys need a public URL with a host name (WebAuthn refuses IP addresses).
     case passkeys
+    /// Two-step verification (the app file's `mfa` block).
+    case secondFactors = "mfa"
 
     /// How a sentence names it.
     public var displayName: String {
@@ -38,6 +40,7 @@ public enum AccountFeature: String, Sendable, Equatable {
         case .signUp: "sign-up"
         case .passwordReset: "password reset"
         case .passkeys: "passkeys"
+        case .secondFactors: "two-step verification"
         }
     }
 }

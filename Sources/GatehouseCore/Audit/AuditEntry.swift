@@ -78,6 +78,13 @@ extension AuditEntry {
         case .signUpOfExistingAccount(let userID): (kind, self.userID) = (.signUpOfExistingAccount, userID)
         case .passwordChangeRefused(let userID): (kind, self.userID) = (.passwordChangeRefused, userID)
         case .administered(let actor, let action, let userID): (kind, self.userID, self.actor) = (action.auditType, userID, actor.rawValue)
+        case .factorEnrolled(let userID, let id): (kind, self.userID, details) = (.factorEnrolled, userID, ["factor_id": id])
+        case .factorVerified(let userID, let id): (kind, self.userID, details) = (.factorVerified, userID, ["factor_id": id])
+        case .factorRemoved(let userID, let id, let actor):
+            (kind, self.userID, self.actor, details) = (.factorRemoved, userID, actor?.rawValue, ["factor_id": id])
+        case .recoveryCodeUsed(let userID, let left): (kind, self.userID, details) = (.recoveryCodeUsed, userID, ["codes_left": "\(left)"])
+        case .recoveryCodesRegenerated(let userID): (kind, self.userID) = (.recoveryCodesRegenerated, userID)
+        case .stepUpRefused(let userID): (kind, self.userID) = (.stepUpRefused, userID)
         }
         type = kind.rawValue
     }

@@ -50,6 +50,11 @@ extension GatehouseError {
             ErrorPresentation(status: 403, code: .emailVerifiedSignIn, text: "Email verified. Sign in to continue.")
         case .factorLimitReached(let maximum):
             ErrorPresentation(status: 422, code: .tooManyFactors, text: "An account can have at most \(maximum) second factors. Remove one first.")
+        case .stepUpRequired:
+            ErrorPresentation(
+                status: 403, code: .insufficientAAL,
+                text: "Confirm it's you with your second factor first: enter a code from your authenticator app."
+            )
         case .passwordRejected(let rejection):
             ErrorPresentation(status: 400, code: .weakPassword, text: rejection.message)
         case .linkExpired:

@@ -26,6 +26,9 @@ public enum GatehouseError: Error, Equatable, Sendable {
     case signInToContinue
     /// The account has as many second factors as it may (issue 37); one must go first.
     case factorLimitReached(maximum: Int)
+    /// The account has a second factor and this session has not proved it (or not in the
+    /// last 10 minutes): a sensitive action needs a step up first.
+    case stepUpRequired
     /// A new password the policy refuses (sign-up, reset, change); the rejection carries the
     /// app's copy.
     case passwordRejected(PasswordRejection)

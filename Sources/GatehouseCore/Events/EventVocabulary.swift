@@ -1,3 +1,4 @@
+import GatehouseModel
 /// The typed words security events are made of. Each raw value is the string stored in audit
 /// rows and sent to the audit webhook, unchanged from before these types existed, so existing
 /// rows and the dashboards reading them still match.
@@ -10,6 +11,24 @@ public enum SignInMethodName: String, Sendable, Equatable, CaseIterable {
     case emailLink = "email_link"
     case passwordReset = "password_reset"
     case passkey
+    /// A second factor's step up: an authenticator-app code.
+    case totp
+    /// A second factor's step up: a recovery code.
+    case recoveryCode = "recovery_code"
+
+    /// The method as a token's `amr` names it.
+    package var authenticationMethod: AuthenticationMethod {
+        switch self {
+        case .password: .password
+        case .phone: .otp
+        case .google: .oauth
+        case .emailLink: .magiclink
+        case .passwordReset: .recovery
+        case .passkey: .webauthn
+        case .totp: .totp
+        case .recoveryCode: .recoveryCode
+        }
+    }
 }
 
 /// How a password came to be set.
@@ -42,6 +61,7 @@ public enum MessagePurpose: String, Sendable, Equatable, CaseIterable {
     case recovery
     case existingAccount = "existing_account"
     case reauthentication
+    case recoveryCodeUsed = "recovery_code_used"
 }
 
 /// Which limit refused an attempt: the `limit` of `sign_in.throttled` rows and of
@@ -136,4 +156,10 @@ public enum AuditEventType: String, Sendable, Equatable, CaseIterable {
     case requestThrottled = "request.throttled"
     case signUpOfExistingAccount = "account.sign_up_existing"
     case passwordChangeRefused = "password.change_refused"
+    case factorEnrolled = "mfa.factor_enrolled"
+    case factorVerified = "mfa.factor_verified"
+    case factorRemoved = "mfa.factor_removed"
+    case recoveryCodeUsed = "mfa.recovery_code_used"
+    case recoveryCodesRegenerated = "mfa.recovery_codes_regenerated"
+    case stepUpRefused = "mfa.step_up_refused"
 }

@@ -43,6 +43,18 @@ public enum SecurityEvent: Sendable, Equatable {
     /// An operator did something to an account: `actor` says who (`cli:alice`, `service_role`),
     /// `action` what (`create`, `update`, `delete`, `lock`, `unlock`, `ban`, `set_password`, …).
     case administered(actor: AuditActor, action: AdminAction, userID: String)
+    /// A second factor was enrolled (unverified until its first code).
+    case factorEnrolled(userID: String, factorID: String)
+    /// A second factor's first code was accepted.
+    case factorVerified(userID: String, factorID: String)
+    /// A second factor was removed, by its owner (`actor` nil) or an operator.
+    case factorRemoved(userID: String, factorID: String, actor: AuditActor?)
+    /// A recovery code was used to step up; its owner was mailed.
+    case recoveryCodeUsed(userID: String, left: Int)
+    /// The account's recovery codes were replaced by a new set.
+    case recoveryCodesRegenerated(userID: String)
+    /// A sensitive action was refused for want of a recent second factor.
+    case stepUpRefused(userID: String)
 }
 
 /// Why a sign-in the limits admitted was refused.

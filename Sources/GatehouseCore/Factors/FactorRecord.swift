@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 
 /// A second factor of one account, as stored (issue 37).
 ///
@@ -41,5 +42,12 @@ public struct FactorRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.verifiedAt = verifiedAt
         self.lastStep = lastStep
+    }
+}
+
+extension FactorRecord {
+    /// The factor as clients see it: never its secret.
+    package var summary: FactorSummary {
+        FactorSummary(id: id, type: kind.rawValue, friendlyName: friendlyName, status: status.rawValue)
     }
 }

@@ -20,11 +20,14 @@ public struct GatehouseServices: Sendable {
     package let passkeys: PasskeyService?
     /// The external provider (Google), when one is configured.
     package let providers: ProviderSignIn?
+    /// Two-step verification, when the app file turns it on.
+    package let factors: SecondFactors?
 
     package init(
         pipeline: SignInPipeline, accounts: EmailAccounts, profiles: Profiles, devices: Devices, phone: PhoneCodes?,
-        passkeys: PasskeyService?, providers: ProviderSignIn?
+        passkeys: PasskeyService?, providers: ProviderSignIn?, factors: SecondFactors? = nil
     ) {
+        self.factors = factors
         self.pipeline = pipeline
         self.accounts = accounts
         self.profiles = profiles
@@ -44,6 +47,12 @@ public struct GatehouseServices: Sendable {
     package func passkeyService() throws -> PasskeyService {
         guard let passkeys else { throw GrantKind.passkey.notOffered }
         return passkeys
+    }
+
+    /// Two-step verification, or the refusal of an app without it.
+    package func secondFactors() throws -> SecondFactors {
+        guard let factors else { throw GrantKind.secondFactor.notOffered }
+        return factors
     }
 
     /// The external provider, or the refusal of a server without one.

@@ -18,6 +18,8 @@ public struct EmailMessage: Sendable, Equatable, Codable {
         case existingAccount = "existing_account"
         /// A code confirming a signed-in person's password change.
         case reauthentication
+        /// A recovery code was used to sign in (issue 37).
+        case recoveryCodeUsed = "recovery_code_used"
 
         /// What the audit log says the mail was for.
         public var purpose: MessagePurpose {
@@ -27,6 +29,7 @@ public struct EmailMessage: Sendable, Equatable, Codable {
             case .recovery: .recovery
             case .existingAccount: .existingAccount
             case .reauthentication: .reauthentication
+            case .recoveryCodeUsed: .recoveryCodeUsed
             }
         }
     }

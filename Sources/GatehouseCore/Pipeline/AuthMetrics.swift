@@ -44,7 +44,7 @@ package enum AuthMetrics {
         case .emailNotVerified, .signInToContinue: return .emailNotVerified
         case .rateLimited: return .throttled
         case .overloaded: return .overloaded
-        case .invalidRequest, .payloadTooLarge, .factorLimitReached: return .invalidRequest
+        case .invalidRequest, .payloadTooLarge, .factorLimitReached, .stepUpRequired: return .invalidRequest
         case .passkeyRejected: return .passkeyRejected
         case .codeRejected: return .codeRejected
         case .linkExpired: return .linkExpired

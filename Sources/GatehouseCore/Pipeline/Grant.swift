@@ -20,6 +20,9 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
     case passwordReset(MailProof, newPassword: String?)
     /// A passkey's assertion, answering a challenge from ``PasskeyService/passkeyAuthenticationOptions(from:)``.
     case passkey(PasskeyAssertion)
+    /// An answer to a second factor's challenge: only a step up of a signed-in session takes it
+    /// (``SignInPipeline/stepUp(_:of:from:)``).
+    case secondFactor(SecondFactorProof)
 
     /// The identifier the grant claims, normalised; attempts are counted against it.
     package var identifier: String {
@@ -33,6 +36,8 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         case .emailLink(let proof), .passwordReset(let proof, _): proof.identifier
         // Credential ids are random: each counts on its own, and the address limit bounds them all.
         case .passkey(let assertion): "passkey:" + RefreshToken.hash(assertion.id)
+        // The account's own back-off, like its password's.
+        case .secondFactor(let proof): proof.account
         }
     }
 
@@ -45,11 +50,44 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         case .emailLink: .emailLink
         case .passwordReset: .passwordReset
         case .passkey: .passkey
+        case .secondFactor(let proof): proof.method
         }
     }
 
     /// Never shows the secret.
     public var description: String { "Grant.\(method.rawValue)(identifier: \(identifier), <redacted>)" }
+}
+
+/// An answer to a challenge of the signed-in account's second factor.
+public struct SecondFactorProof: Sendable, Equatable {
+    /// What answers a challenge.
+    public enum Answer: Sendable, Equatable {
+        /// A code from the factor's authenticator app.
+        case code(String)
+        /// One of the account's recovery codes.
+        case recoveryCode(String)
+    }
+
+    /// The signed-in account the challenge must belong to.
+    package let userID: String
+    /// What the account's back-off counts under (its email, or `user:<id>`).
+    package let account: String
+    package let challengeID: String
+    package let answer: Answer
+
+    package init(userID: String, account: String, challengeID: String, answer: Answer) {
+        self.userID = userID
+        self.account = account
+        self.challengeID = challengeID
+        self.answer = answer
+    }
+
+    var method: SignInMethodName {
+        switch answer {
+        case .code: .totp
+        case .recoveryCode: .recoveryCode
+        }
+    }
 }
 
 /// What an app presents from Google: an ID token it obtained itself, an authorization code for

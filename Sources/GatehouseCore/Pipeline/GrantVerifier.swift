@@ -22,13 +22,14 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
     case emailLink
     case passwordReset
     case passkey
+    case secondFactor
 
     /// Whether an app that requires a verified email refuses this grant for an account whose
     /// email was never proved: every way in but the mails that prove the address themselves.
     package var mustFindTheEmailVerified: Bool {
         switch self {
         case .password, .phoneCode, .google, .flowCode, .passkey: true
-        case .emailLink, .passwordReset: false
+        case .emailLink, .passwordReset, .secondFactor: false
         }
     }
 
@@ -39,6 +40,7 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
         case .phoneCode: .methodNotOffered(.phone)
         case .google, .flowCode: .methodNotOffered(.google)
         case .passkey: .featureNotOffered(.passkeys)
+        case .secondFactor: .featureNotOffered(.secondFactors)
         }
     }
 }
@@ -54,6 +56,15 @@ extension Grant {
         case .emailLink: .emailLink
         case .passwordReset: .passwordReset
         case .passkey: .passkey
+        case .secondFactor: .secondFactor
         }
     }
+}
+
+extension GrantKind {
+    /// Whether the grant only steps up a signed-in session, never signs in on its own.
+    package var isStepUpOnly: Bool { self == .secondFactor }
+
+    /// Whether the grant may step up a signed-in session (a second factor, or a passkey).
+    package var canStepUp: Bool { self == .secondFactor || self == .passkey }
 }

@@ -12,6 +12,8 @@ import Logging
 package final class ServiceContext: Sendable {
     let users: any UserRepository
     let sessions: any SessionRepository
+    /// Second factors, for the step-up rule every sensitive action applies.
+    let factors: any FactorRepository & FactorChallengeRepository
     let hasher: PasswordHasher
     let limiter: AttemptLimiter
     let settings: AuthSettings
@@ -28,11 +30,13 @@ package final class ServiceContext: Sendable {
     ///   - keys: the keyed references limits count by (see ``AccountKeys/open(_:)``).
     ///   - breached: the breached-password range API, if one is configured.
     package init(
-        repository: some UserRepository & SessionRepository & ThrottleRepository, hasher: PasswordHasher, keys: AccountKeys,
+        repository: some UserRepository & SessionRepository & ThrottleRepository & FactorRepository & FactorChallengeRepository,
+        hasher: PasswordHasher, keys: AccountKeys,
         settings: AuthSettings, breached: (any BreachedPasswords)? = nil, events: (any EventSink)? = nil, logger: Logger
     ) async throws {
         users = repository
         sessions = repository
+        factors = repository
         self.hasher = hasher
         self.settings = settings
         self.events = events

@@ -48,7 +48,12 @@ extension SignInPipeline {
     }
 
     /// Ends sessions of the token's user according to `scope`.
+    ///
+    /// Ending only the others needs a recent second factor once the account has one (someone
+    /// with just the password must not sign its owner out and stay); ending this session, or
+    /// all of them, never does.
     package func logout(_ principal: Principal, scope: LogoutScope) async throws {
+        if scope == .others { try await context.requireStepUp(principal) }
         let reason = SessionEndReason(logout: scope)
         switch scope {
         case .local:

@@ -8,18 +8,25 @@ extension SignInPipeline {
     /// - Parameters:
     ///   - previousID: the web session id the browser presented, if any.
     package func signInToWeb(_ grant: Grant, from client: ClientInfo, replacing previousID: String?) async throws -> WebSignIn {
+        guard !grant.kind.isStepUpOnly else { throw GatehouseError.unauthenticated }
         let admitted = try await admit(grant, from: client)
-        let id = try await openWebSession(for: admitted.user, method: grant.method, client: client, replacing: previousID)
+        let id = try await openWebSession(
+            for: admitted.user, method: grant.method, assurance: .signedIn(with: grant.method, at: now), client: client, replacing: previousID
+        )
         return WebSignIn(sessionID: id, deviceToken: admitted.deviceToken, isNewUser: admitted.isNewUser)
     }
 
     /// Opens a web session for an admitted user, ending the one the browser held; returns its id.
-    package func openWebSession(for user: UserRecord, method: SignInMethodName, client: ClientInfo, replacing previousID: String?) async throws -> String {
+    package func openWebSession(
+        for user: UserRecord, method: SignInMethodName, assurance: SessionAssurance, client: ClientInfo, replacing previousID: String?
+    ) async throws -> String {
         if let previousID, let previous = try await context.sessions.webSession(hash: WebSessionID.hash(previousID)) {
             try await context.sessions.revokeSession(id: previous.sessionID, at: now, reason: .webSessionReplaced)
         }
         let id = WebSessionID.generate()
-        _ = try await openSession(for: user, method: method, client: client, lifetime: settings.webSessionLifetime) { session in
+        _ = try await openSession(
+            for: user, method: method, client: client, lifetime: settings.webSessionLifetime, assurance: assurance
+        ) { session in
             .webSession(WebSessionRecord(
                 idHash: WebSessionID.hash(id), sessionID: session.id, createdAt: session.createdAt, lastSeenAt: session.createdAt
             ))
@@ -50,6 +57,8 @@ package struct WebSignIn: Sendable {
     package let sessionID: String
     package let deviceToken: String
     package var isNewUser = false
+    /// Recovery codes a first factor's verification made, shown once.
+    package var recoveryCodes: [String]?
 }
 
 /// Web session ids: 256 random bits with a `ghw_` prefix, stored only as SHA-256 hashes.

@@ -10,7 +10,7 @@ import Logging
 /// pipeline keeps its repositories to itself; nothing here logs a password or a token.
 public final class SignInPipeline: Sendable {
     let context: ServiceContext
-    let tokens: TokenIssuer
+    package let tokens: TokenIssuer
     /// The verifier of each kind of grant the app offers.
     private let verifiers: [GrantKind: any GrantVerifier]
 
@@ -36,17 +36,27 @@ public final class SignInPipeline: Sendable {
     ///   - client: who presents it; its address and device token count against the limits.
     /// - Returns: the tokens, the user, and a device token for the client to keep.
     package func signIn(_ grant: Grant, from client: ClientInfo) async throws -> SignIn {
+        guard !grant.kind.isStepUpOnly else { throw GatehouseError.unauthenticated }
         let admitted = try await admit(grant, from: client)
+        return try await openAPISession(
+            for: admitted, assurance: .signedIn(with: grant.method, at: now), method: grant.method, client: client
+        )
+    }
+
+    /// Opens an API session for an admitted grant: its first refresh token, and the access
+    /// token with the session's assurance (and, at `aal1` for an account with a second factor,
+    /// the hint that a challenge comes next).
+    func openAPISession(for admitted: Admission, assurance: SessionAssurance, method: SignInMethodName, client: ClientInfo) async throws -> SignIn {
         let refresh = RefreshToken.generate()
         let session = try await openSession(
-            for: admitted.user, method: grant.method, client: client, lifetime: settings.refreshTokenLifetime
+            for: admitted.user, method: method, client: client, lifetime: settings.refreshTokenLifetime, assurance: assurance
         ) { session in
             .refreshToken(RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: session.createdAt))
         }
-        return SignIn(
-            grant: try await self.grant(user: admitted.user, session: session, refreshToken: refresh), deviceToken: admitted.deviceToken,
-            sessionID: session.id, isNewUser: admitted.isNewUser
-        )
+        var grant = try await self.grant(user: admitted.user, session: session, refreshToken: refresh)
+        grant.mfa = try await secondFactorHint(for: admitted.user, session: session)
+        grant.recoveryCodes = admitted.recoveryCodes
+        return SignIn(grant: grant, deviceToken: admitted.deviceToken, sessionID: session.id, isNewUser: admitted.isNewUser)
     }
 
     /// The pipeline every sign-in shares: shape checks, limits, the grant's verifier, the lock.
@@ -120,7 +130,7 @@ public final class SignInPipeline: Sendable {
         }
         return Admission(
             user: user, deviceToken: try await limiter.recordSuccess(attempt, now: now), isNewUser: verified.isNewUser,
-            flow: verified.flow
+            flow: verified.flow, recoveryCodes: verified.recoveryCodes
         )
     }
 
@@ -129,14 +139,14 @@ public final class SignInPipeline: Sendable {
     ///   - lifetime: seconds until the session ends, however it is used.
     ///   - credential: the refresh token or web session id that will hold the session.
     func openSession(
-        for user: UserRecord, method: SignInMethodName, client: ClientInfo, lifetime: Int,
+        for user: UserRecord, method: SignInMethodName, client: ClientInfo, lifetime: Int, assurance: SessionAssurance,
         credential: (SessionRecord) -> SessionCredential
     ) async throws -> SessionRecord {
         let start = now
         let session = SessionRecord(
             id: UUID().uuidString.lowercased(), userID: user.id, createdAt: start,
             expiresAt: start.addingTimeInterval(TimeInterval(lifetime)),
-            deviceLabel: DeviceLabel.make(userAgent: client.userAgent), address: client.address, lastSeenAt: start
+            deviceLabel: DeviceLabel.make(userAgent: client.userAgent), address: client.address, lastSeenAt: start, assurance: assurance
         )
         let made = credential(session)
         try await context.sessions.createSession(session, credential: made)
@@ -153,7 +163,7 @@ public final class SignInPipeline: Sendable {
     }
 
     func grant(user: UserRecord, session: SessionRecord, refreshToken: String) async throws -> TokenGrant {
-        let access = try await tokens.issue(userID: user.id, sessionID: session.id, now: now)
+        let access = try await tokens.issue(userID: user.id, sessionID: session.id, assurance: session.assurance, now: now)
         return TokenGrant(
             accessToken: access, refreshToken: refreshToken, expiresIn: tokens.lifetime, user: user.profile, account: user
         )
@@ -176,6 +186,8 @@ package struct Verified: Sendable {
     package var user: UserRecord
     package var isNewUser = false
     package var flow: OIDCFlowRecord?
+    /// Recovery codes made by this grant (a first factor's first code), shown once.
+    package var recoveryCodes: [String]?
 }
 
 /// A grant that passed every limit and its verifier.
@@ -184,4 +196,5 @@ package struct Admission: Sendable {
     package let deviceToken: String
     package let isNewUser: Bool
     package let flow: OIDCFlowRecord?
+    package var recoveryCodes: [String]?
 }

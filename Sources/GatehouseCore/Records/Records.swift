@@ -88,11 +88,14 @@ public struct SessionRecord: Sendable, Equatable {
     public var address: String?
     /// When the session was last used (sign-in, then refreshes, at most once a minute).
     public var lastSeenAt: Date?
+    /// How the person proved who they are (issue 37): the level and methods tokens carry.
+    public var assurance: SessionAssurance
 
     public init(
         id: String, userID: String, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, revokedReason: SessionEndReason? = nil,
-        deviceLabel: String? = nil, address: String? = nil, lastSeenAt: Date? = nil
+        deviceLabel: String? = nil, address: String? = nil, lastSeenAt: Date? = nil, assurance: SessionAssurance = SessionAssurance()
     ) {
+        self.assurance = assurance
         self.id = id
         self.userID = userID
         self.createdAt = createdAt

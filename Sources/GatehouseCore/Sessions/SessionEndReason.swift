@@ -28,6 +28,8 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
     case banned
     /// An operator ended the session (`users sessions --end`).
     case endedByOperator = "ended_by_operator"
+    /// The session proved a second factor and a new one at `aal2` took its place.
+    case steppedUp = "stepped_up"
 
     /// The reason a logout of `scope` records.
     package init(logout scope: LogoutScope) {
@@ -44,7 +46,7 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
         case .refreshTokenReused: .reused
         case .accountLocked, .banned: .accountLocked
         case .logoutLocal, .logoutGlobal, .logoutOthers, .passwordChanged, .accountRecovered, .webSessionReplaced, .idleTimeout,
-             .signedOutFromDeviceList, .endedByOperator:
+             .signedOutFromDeviceList, .endedByOperator, .steppedUp:
             .sessionRevoked
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import JWTKit
 
 /// The claims of an access token: iss, sub, aud, exp and iat in whole seconds, and the session.
@@ -10,6 +11,10 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     package var iat: IssuedAtClaim
     /// The session this token belongs to; revoking the session rejects the token.
     package var sid: String
+    /// The session's assurance level (absent in tokens issued before levels were kept).
+    package var aal: AssuranceLevel?
+    /// How the session's person proved themselves, oldest first.
+    package var amr: [AuthenticationMethodReference]?
 
     /// Expiry and audience are checked by ``TokenIssuer`` against its injected clock.
     package func verify(using algorithm: some JWTAlgorithm) async throws {}

@@ -12,12 +12,17 @@ public struct TokenGrant: Codable, Sendable, Equatable {
     /// The stored account behind `user`, for routes that show more of it (Supabase's user);
     /// never encoded.
     package var account: UserRecord?
+    /// At `aal1` for an account with a second factor: that a challenge comes next, and its factors.
+    public var mfa: SecondFactorHint?
+    /// Recovery codes a first factor's verification made, shown this once.
+    public var recoveryCodes: [String]?
 
     package enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
         case refreshToken = "refresh_token"
         case tokenType = "token_type"
         case expiresIn = "expires_in"
-        case user
+        case user, mfa
+        case recoveryCodes = "recovery_codes"
     }
 }

@@ -70,6 +70,8 @@ public struct GatehouseConfiguration: Sendable {
     /// Origins besides the public URL's that passkey ceremonies may run on (`--passkey-origin`),
     /// such as an Android app's `android:apk-key-hash:…`.
     public var passkeyOrigins: [String] = []
+    /// Two-step verification (the app file's `mfa` block); `nil` when off.
+    public var mfa: MFAPolicy?
     /// Proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`); none by default.
     public var trustedProxies = TrustedProxies.none
     /// Idle and header timeouts and the cap on open connections.

@@ -1,12 +1,14 @@
 import GatehouseCore
 import GatehouseDelivery
 import GatehouseOIDC
+import GatehouseQRCode
 import GatehousePhoneNumbers
 import Logging
 
 /// Every repository the server runs on, as one requirement: the SQL adapter is one, a test double may be another.
 public typealias GatehouseRepository = UserRepository & SessionRepository & ThrottleRepository & SecretRepository
     & SigningKeyRepository & PhoneCodeRepository & OIDCFlowRepository & OneTimeSecretRepository & PasskeyRepository
+    & FactorRepository & FactorChallengeRepository
 
 extension GatehouseServices {
     /// The pipeline and the services a configuration enables, with the key ring the JWKS route
@@ -23,8 +25,9 @@ extension GatehouseServices {
         _ configuration: GatehouseConfiguration, repository: some GatehouseRepository, deliveries: DeliveryQueue?, logger: Logger
     ) async throws -> Composition {
         let location = try DatabaseLocation(configuration.databasePath)
+        let kek = try KeyEncryptionKey.resolve(configuration.keyEncryptionKey, location: location)
         let keys = KeyRing(
-            repository: repository, kek: try KeyEncryptionKey.resolve(configuration.keyEncryptionKey, location: location),
+            repository: repository, kek: kek,
             refreshInterval: .milliseconds(Int64(configuration.signingKeyRefreshInterval * 1000))
         )
         try await keys.start(legacyKeyFile: configuration.legacySigningKeyPath, now: configuration.clock())
@@ -64,17 +67,24 @@ extension GatehouseServices {
         let passkeys = RelyingParty(publicURL: publicURL, name: configuration.login.appName, extraOrigins: configuration.passkeyOrigins)
             .map { PasskeyService(context: context, store: PasskeyStore(party: $0, repository: repository), throttles: repository) }
         let accounts = EmailAccounts(context: context, mail: mail, recovery: [passkeys].compactMap { $0 })
+        let factors = configuration.mfa.map { policy in
+            SecondFactors(
+                context: context, factors: repository, kek: kek,
+                policy: policy, qrCodes: LibQREncode(), mail: mail
+            )
+        }
         var verifiers: [any GrantVerifier] = [accounts]
         if let phone { verifiers.append(phone) }
         if let providers { verifiers.append(providers) }
         if let passkeys { verifiers.append(passkeys) }
+        if let factors { verifiers.append(factors) }
         let services = GatehouseServices(
             pipeline: SignInPipeline(
                 context: context, tokens: tokens, verifiers: verifiers,
                 pending: mail != nil && configuration.accounts.requireVerifiedEmail ? accounts : nil
             ), accounts: accounts,
             profiles: Profiles(context: context), devices: Devices(context: context), phone: phone, passkeys: passkeys,
-            providers: providers
+            providers: providers, factors: factors
         )
         return Composition(services: services, keys: keys, hasher: hasher)
     }

@@ -42,6 +42,7 @@ public func buildRouter(
     AccountController(pipeline: pipeline, accounts: services.accounts).addRoutes(to: router)
     if let passkeys = services.passkeys { PasskeyController(pipeline: pipeline, passkeys: passkeys).addRoutes(to: router) }
     SessionController(pipeline: pipeline, devices: services.devices).addRoutes(to: router)
+    if let factors = services.factors { FactorController(pipeline: pipeline, factors: factors).addRoutes(to: router) }
     WellKnownController(options: configuration.passkeys).addRoutes(to: router)
     if let phone = services.phone { PhoneController(pipeline: pipeline, phone: phone).addRoutes(to: router) }
     try GraphQLController(services: services, messages: configuration.login.messages, limits: configuration.graphQL).addRoutes(to: router)
@@ -53,7 +54,7 @@ public func buildRouter(
             repository: repository, numbers: LibPhoneNumber(), hasher: composition.hasher, rules: configuration.login.rules,
             clock: configuration.clock, events: configuration.events, actor: .serviceRole, passwordPolicy: services.passwordPolicy
         )
-        GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey).addRoutes(to: router)
+        GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey, factors: services.factors).addRoutes(to: router)
     }
     let analyticsKey = try await repository.key(named: WebAnalytics.keyName)
     if let providers = services.providers {

@@ -11,11 +11,15 @@ public struct AppConfiguration: Equatable, Sendable {
     public var accounts: AccountOptions
     /// Seed 003's biometric offer and the native apps sharing the site's passkeys.
     public var passkeys: PasskeyOptions
+    /// Two-step verification; `nil` when the app file has no `mfa` block (off).
+    public var mfa: SecondFactorOptions?
 
     public init(
         login: LoginConfiguration = .standard, backend: BackendConfiguration = BackendConfiguration(),
-        signIn: SignInMethods = SignInMethods(), accounts: AccountOptions = AccountOptions(), passkeys: PasskeyOptions = PasskeyOptions()
+        signIn: SignInMethods = SignInMethods(), accounts: AccountOptions = AccountOptions(), passkeys: PasskeyOptions = PasskeyOptions(),
+        mfa: SecondFactorOptions? = nil
     ) {
+        self.mfa = mfa
         self.login = login
         self.backend = backend
         self.signIn = signIn
@@ -31,7 +35,7 @@ public struct AppConfiguration: Equatable, Sendable {
 }
 
 extension AppConfiguration: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn, accounts, passkeys }
+    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn, accounts, passkeys, mfa }
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
@@ -41,7 +45,8 @@ extension AppConfiguration: Codable {
             backend: try container.decodeIfPresent(BackendConfiguration.self, forKey: .backend) ?? BackendConfiguration(),
             signIn: try container.decodeIfPresent(SignInMethods.self, forKey: .signIn) ?? SignInMethods(),
             accounts: try container.decodeIfPresent(AccountOptions.self, forKey: .accounts) ?? AccountOptions(),
-            passkeys: try container.decodeIfPresent(PasskeyOptions.self, forKey: .passkeys) ?? PasskeyOptions()
+            passkeys: try container.decodeIfPresent(PasskeyOptions.self, forKey: .passkeys) ?? PasskeyOptions(),
+            mfa: try container.decodeIfPresent(SecondFactorOptions.self, forKey: .mfa)
         )
     }
 }

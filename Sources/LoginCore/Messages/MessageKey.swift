@@ -171,6 +171,37 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case cancel
     case enterCodeLink
     case passkeysElsewhere
+    // Two-step verification (issue 37). `{attempts}`, `{count}`, `{name}` and `{app}` are filled in.
+    case mfaTitle
+    case mfaChallengePrompt
+    case mfaCodeLabel
+    case mfaVerify
+    case mfaTriesLeft
+    case mfaWrongCode
+    case mfaChallengeEnded
+    case mfaUseRecoveryCode
+    case mfaRecoveryPrompt
+    case mfaRecoveryLabel
+    case mfaUseAuthenticator
+    case mfaUsePasskey
+    case mfaOff
+    case mfaOn
+    case mfaSetUp
+    case mfaScanPrompt
+    case mfaSecretLabel
+    case mfaFirstCodePrompt
+    case mfaRecoveryCodesTitle
+    case mfaRecoveryCodesBody
+    case mfaCopy
+    case mfaDownload
+    case mfaCodesLeft
+    case mfaRegenerate
+    case mfaRemove
+    case mfaConfirmRemove
+    case mfaConfirmRegenerate
+    case mfaStepUpNeeded
+    case mailRecoveryUsedSubject
+    case mailRecoveryUsedBody
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {
@@ -348,25 +379,6 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
         case .deviceSignOut: "Sign out"
         case .deviceSignedOut: "That device was signed out."
         default: pageDefaultText
-        }
-    }
-
-    /// The default copy of the shared page components: codes typed from a mail, waits and confirmations.
-    private var pageDefaultText: String {
-        switch self {
-        case .codeRequired: "Enter the code from the email"
-        case .emailCodeHint: "Or enter the code from the email."
-        case .resendEmailCountdown: "Resend email in {time}"
-        case .continueLink: "Continue"
-        case .linkAlreadyUsed: "This link was already used, and you are signed in."
-        case .confirmTitle: "Are you sure?"
-        case .confirmRemovePasskey: "Remove the passkey “{name}”? You will no longer be able to sign in with it."
-        case .confirmSignOutDevice: "Sign out {device}? It will need to sign in again."
-        case .confirmUnlinkProvider: "Unlink {provider}? You will no longer be able to sign in with it."
-        case .cancel: "Cancel"
-        case .enterCodeLink: "Enter the code we sent"
-        case .passkeysElsewhere: "Face ID and fingerprint sign-in work at {url}, not at this address."
-        default: ""
         }
     }
 }

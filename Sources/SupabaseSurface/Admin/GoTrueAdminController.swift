@@ -13,10 +13,13 @@ import Hummingbird
 package struct GoTrueAdminController {
     package let admin: UserAdministration
     package let serviceRoleKey: String
+    /// Two-step verification, when the app offers it (the factor routes).
+    package let factors: SecondFactors?
     /// The most users one page may ask for.
     package static let maximumPerPage = 1000
 
-    package init(admin: UserAdministration, serviceRoleKey: String) {
+    package init(admin: UserAdministration, serviceRoleKey: String, factors: SecondFactors? = nil) {
+        self.factors = factors
         self.admin = admin
         self.serviceRoleKey = serviceRoleKey
     }
@@ -30,6 +33,8 @@ package struct GoTrueAdminController {
             .get("/users/{id}", use: get)
             .put("/users/{id}", use: update)
             .delete("/users/{id}", use: delete)
+            .get("/users/{id}/factors", use: listFactors)
+            .delete("/users/{id}/factors/{factor}", use: deleteFactor)
     }
 
     @Sendable package func list(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

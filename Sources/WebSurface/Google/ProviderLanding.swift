@@ -32,7 +32,7 @@ package enum ProviderLanding: String, CaseIterable, Sendable {
              .unauthenticated, .invalidToken, .sessionEnded, .refreshRejected, .invalidPhone, .accountNotFound, .phoneTaken,
              .codeRejected, .smsUnavailable, .formExpired, .methodNotOffered, .administration, .notFound, .methodNotAllowed, .unexpected,
              .emailNotVerified, .passwordRejected, .linkExpired, .featureNotOffered, .passkeyRejected, .passkeyTaken,
-             .reauthenticationRequired, .signInToContinue, .factorLimitReached:
+             .reauthenticationRequired, .signInToContinue, .factorLimitReached, .stepUpRequired:
             self = .failed
         }
     }

@@ -63,6 +63,7 @@ extension EmailAccounts {
     /// session ends, this one goes on.
     package func changePassword(_ principal: Principal, current: String, new password: String, from client: ClientInfo) async throws {
         try PasswordShape.check(current, field: "current_password")
+        try await context.requireStepUp(principal)
         try await context.passwords.check(password, logger: context.logger)
         let user = principal.user
         let attempt = try await context.limiter.admit(user.email ?? "user:\(user.id)", from: client, now: now)
@@ -80,7 +81,9 @@ extension EmailAccounts {
     /// `PUT /user`, with secure password change): the current password, a code mailed by
     /// ``sendReauthentication(_:from:)`` (GoTrue's `nonce`), or, once, the session a recovery
     /// link opened in the last 30 minutes. Without one: ``GatehouseError/reauthenticationRequired``.
-    /// Every other session ends.
+    /// Every other session ends. Once the account has a second factor, the current password and
+    /// the mailed code also need a session that proved it lately; the recovery link's session
+    /// does not, as a reset mail resets the password without it (and stays at `aal1`).
     package func setPassword(_ principal: Principal, new password: String, proof: PasswordProof?, from client: ClientInfo) async throws {
         switch proof {
         case .currentPassword(let current):
@@ -90,6 +93,7 @@ extension EmailAccounts {
             let mail = try requireMail()
             guard let email = principal.user.email else { throw GatehouseError.reauthenticationRequired }
             guard !nonce.isEmpty, nonce.utf8.count <= 16 else { throw GatehouseError.invalidRequest("nonce must be 1 to 16 bytes") }
+            try await context.requireStepUp(principal)
             let live = try await mail.check(.reauthentication, .code(email: email, code: nonce), now: now)
             try await context.passwords.check(password, logger: context.logger)
             guard try await mail.consume(live, now: now).userID == principal.user.id else { throw GatehouseError.codeRejected(.expired) }

@@ -37,6 +37,7 @@ package struct Devices: Sendable {
         guard let session = try await context.sessions.session(id: id), session.userID == principal.user.id,
               session.revokedAt == nil, now < session.expiresAt
         else { throw GatehouseError.notFound }
+        if id != principal.session.id { try await context.requireStepUp(principal) }
         try await context.sessions.revokeSession(id: id, at: now, reason: .signedOutFromDeviceList)
         context.logger.info("Session ended from the device list", metadata: ["user.id": "\(principal.user.id)", "session.id": "\(id)"])
         context.report(

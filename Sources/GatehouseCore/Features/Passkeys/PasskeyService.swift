@@ -26,6 +26,7 @@ package struct PasskeyService: Sendable {
     /// (made here for its first passkey, stored with it).
     package func passkeyRegistrationOptions(for principal: Principal) async throws -> PasskeyCreationOptions {
         try requireRecentSignIn(principal)
+        try await context.requireStepUp(principal)
         let user = principal.user
         let existing = try await store.credentials.passkeys(userID: user.id)
         let handle = try await context.users.identities(userID: user.id).first { $0.provider == .passkey }?.subject
@@ -52,6 +53,7 @@ package struct PasskeyService: Sendable {
     /// - Parameter name: what lists call it; the device's label when `nil`.
     package func registerPasskey(_ json: PasskeyRegistrationJSON, name: String?, for principal: Principal) async throws -> PasskeyRecord {
         try requireRecentSignIn(principal)
+        try await context.requireStepUp(principal)
         let label = try name.map(PasskeyName.check) ?? principal.session.deviceLabel ?? "Passkey"
         do {
             let response = try PasskeyRegistration(json)
@@ -144,6 +146,7 @@ package struct PasskeyService: Sendable {
     /// Removes one of the account's passkeys, unless it is the account's last way in: judged in
     /// the removal's own transaction, so two removals that race cannot both pass.
     package func removePasskey(_ id: String, for principal: Principal) async throws {
+        try await context.requireStepUp(principal)
         let userID = principal.user.id
         let removed: Bool
         do {

@@ -27,7 +27,9 @@ extension ProviderSignIn {
         case .link:
             return .linked
         case .web:
-            let id = try await pipeline.openWebSession(for: admitted.user, method: .google, client: client, replacing: previous)
+            let id = try await pipeline.openWebSession(
+                for: admitted.user, method: .google, assurance: .signedIn(with: .google, at: context.now), client: client, replacing: previous
+            )
             // Checked again on the way out: a flow stored before the rule tightened lands on Home.
             let stored = flow.returnTo.flatMap { ReturnPath.validated($0, publicURL: context.settings.publicURL) }
             let signIn = WebSignIn(sessionID: id, deviceToken: admitted.deviceToken, isNewUser: admitted.isNewUser)

@@ -192,7 +192,7 @@ extension ProviderSignIn: GrantVerifier {
             guard (43...128).contains(verifier.utf8.count) else {
                 throw GatehouseError.invalidRequest("code_verifier must be 43 to 128 characters")
             }
-        case .password, .phoneCode, .emailLink, .passwordReset, .passkey:
+        case .password, .phoneCode, .emailLink, .passwordReset, .passkey, .secondFactor:
             throw grant.kind.notOffered
         }
     }
@@ -201,7 +201,7 @@ extension ProviderSignIn: GrantVerifier {
         switch grant {
         case .google(let proof): try await verifyGoogle(proof)
         case .flowCode(let code, let verifier): try await verifyFlowCode(code, verifier: verifier)
-        case .password, .phoneCode, .emailLink, .passwordReset, .passkey: nil
+        case .password, .phoneCode, .emailLink, .passwordReset, .passkey, .secondFactor: nil
         }
     }
 }

@@ -1,0 +1,102 @@
+import Foundation
+
+extension SecondFactors: GrantVerifier {
+    /// How long a challenge waits for its answer.
+    static let challengeLifetime: TimeInterval = 300
+    /// Digits in an authenticator app's code.
+    static let codeLength = 6
+
+    /// Starts a challenge of one of the signed-in account's factors (a verified one, or one
+    /// waiting for its first code); its answer is a ``Grant/secondFactor(_:)``.
+    /// - Throws: ``GatehouseError/notFound`` for no such live factor.
+    package func challenge(factorID: String, for principal: Principal) async throws -> FactorChallengeRecord {
+        guard let factor = try await factors.factor(id: factorID, userID: principal.user.id), isLive(factor) else {
+            throw GatehouseError.notFound
+        }
+        return try await newChallenge(factorID: factor.id, userID: principal.user.id)
+    }
+
+    /// Starts a challenge any of the account's recovery codes answers (and any of its factors'
+    /// codes, when `factorID` names none).
+    package func recoveryChallenge(for principal: Principal) async throws -> FactorChallengeRecord {
+        guard try await context.hasVerifiedFactor(userID: principal.user.id) else { throw GatehouseError.notFound }
+        return try await newChallenge(factorID: nil, userID: principal.user.id)
+    }
+
+    /// The grant answering a challenge for the signed-in account.
+    package func grant(challengeID: String, answer: SecondFactorProof.Answer, for principal: Principal) -> Grant {
+        .secondFactor(SecondFactorProof(
+            userID: principal.user.id, account: Self.identifier(of: principal.user), challengeID: challengeID, answer: answer
+        ))
+    }
+
+    private func newChallenge(factorID: String?, userID: String) async throws -> FactorChallengeRecord {
+        let now = context.now
+        _ = try await factors.deleteChallenges(expiredBefore: now)
+        let challenge = FactorChallengeRecord(
+            id: UUID().uuidString.lowercased(), userID: userID, factorID: factorID, createdAt: now,
+            expiresAt: now.addingTimeInterval(Self.challengeLifetime)
+        )
+        try await factors.createChallenge(challenge)
+        return challenge
+    }
+
+    package var kinds: [GrantKind] { [.secondFactor] }
+
+    package func check(_ grant: Grant) throws {
+        guard case .secondFactor(let proof) = grant else { return }
+        switch proof.answer {
+        case .code(let code):
+            let digits = code.filter { $0 != " " }
+            guard digits.count == Self.codeLength, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
+                throw GatehouseError.invalidRequest("The code must be \(Self.codeLength) digits")
+            }
+        case .recoveryCode(let code):
+            guard policy.recoveryCodes else { throw GatehouseError.featureNotOffered(.secondFactors) }
+            guard RecoveryCodes.normalized(code) != nil else {
+                throw GatehouseError.invalidRequest("A recovery code is \(RecoveryCodes.length) letters and digits")
+            }
+        }
+    }
+
+    package func verify(_ grant: Grant, from client: ClientInfo) async throws -> Verified? {
+        guard case .secondFactor(let proof) = grant else { return nil }
+        let now = context.now
+        guard let challenge = try await factors.challenge(id: proof.challengeID, userID: proof.userID), challenge.isOpen(at: now),
+              let user = try await context.users.user(id: proof.userID)
+        else { throw GatehouseError.codeRejected(.expired) }
+        switch proof.answer {
+        case .code(let code):
+            guard let factorID = challenge.factorID, let factor = try await factors.factor(id: factorID, userID: user.id), isLive(factor),
+                  let secret = FactorSecret.open(factor.sealedSecret, factorID: factor.id, kek: kek)
+            else { throw GatehouseError.codeRejected(.expired) }
+            let hadVerified = try await context.hasVerifiedFactor(userID: user.id)
+            guard let step = TOTP(secret: secret).match(code.filter { $0 != " " }, at: now),
+                  try await factors.acceptStep(factorID: factor.id, userID: user.id, step: step, at: now)
+            else { return try await refuse(challenge) }
+            guard try await factors.completeChallenge(id: challenge.id, at: now) else { throw GatehouseError.codeRejected(.expired) }
+            var verified = Verified(user: user)
+            if factor.status == .unverified {
+                context.report(.factorVerified(userID: user.id, factorID: factor.id), client: client)
+                if !hadVerified, policy.recoveryCodes { verified.recoveryCodes = try await replaceRecoveryCodes(userID: user.id) }
+            }
+            return verified
+        case .recoveryCode(let code):
+            guard try await factors.useRecoveryCode(userID: user.id, hash: RecoveryCodes.hash(code, userID: user.id), at: now) else {
+                return try await refuse(challenge)
+            }
+            guard try await factors.completeChallenge(id: challenge.id, at: now) else { throw GatehouseError.codeRejected(.expired) }
+            try await recoveryCodeUsed(by: user, from: client)
+            return Verified(user: user)
+        }
+    }
+
+    /// Counts a wrong answer on the challenge; the pipeline counts it into the back-off too.
+    private func refuse(_ challenge: FactorChallengeRecord) async throws -> Verified? {
+        guard let failures = try await factors.recordChallengeFailure(id: challenge.id, at: context.now) else {
+            throw GatehouseError.codeRejected(.expired)
+        }
+        let left = FactorChallengeRecord.maximumFailures - failures
+        throw GatehouseError.codeRejected(left > 0 ? .incorrect(attemptsLeft: left) : .exhausted)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import GatehouseModel
+
+extension SignInPipeline {
+    /// Steps a signed-in API session up to `aal2` with a second factor's answer or a passkey.
+    ///
+    /// The grant goes through the same limits and verifier as any sign-in and must prove the
+    /// signed-in account. A new session then takes the old one's place (which ends as
+    /// ``SessionEndReason/steppedUp``), carrying its methods and the new one, so every token of
+    /// the old session stops working and the new tokens say `aal2`.
+    /// - Parameters:
+    ///   - principal: the session being stepped up.
+    package func stepUp(_ grant: Grant, of principal: Principal, from client: ClientInfo) async throws -> SignIn {
+        let admitted = try await admitStepUp(grant, of: principal, from: client)
+        let signIn = try await openAPISession(
+            for: admitted, assurance: principal.session.assurance.steppedUp(with: grant.method, at: now), method: grant.method, client: client
+        )
+        try await context.sessions.revokeSession(id: principal.session.id, at: now, reason: .steppedUp)
+        return signIn
+    }
+
+    /// Steps a browser's web session up to `aal2`: a new web session id replaces the old one.
+    package func stepUpWeb(_ grant: Grant, of principal: Principal, from client: ClientInfo, replacing webID: String) async throws -> WebSignIn {
+        let admitted = try await admitStepUp(grant, of: principal, from: client)
+        let id = try await openWebSession(
+            for: admitted.user, method: grant.method, assurance: principal.session.assurance.steppedUp(with: grant.method, at: now),
+            client: client, replacing: webID
+        )
+        var signIn = WebSignIn(sessionID: id, deviceToken: admitted.deviceToken)
+        signIn.recoveryCodes = admitted.recoveryCodes
+        return signIn
+    }
+
+    /// The second factors a signed-in session may be challenged with, when it is at `aal1` and
+    /// the account has any: what a sign-in answer's `mfa` member says.
+    package func secondFactorHint(for user: UserRecord, session: SessionRecord) async throws -> SecondFactorHint? {
+        guard session.assurance.level == .aal1 else { return nil }
+        let verified = try await context.factors.factors(userID: user.id).filter { $0.status == .verified }
+        guard !verified.isEmpty else { return nil }
+        return SecondFactorHint(required: true, factors: verified.map(\.summary))
+    }
+
+    private func admitStepUp(_ grant: Grant, of principal: Principal, from client: ClientInfo) async throws -> Admission {
+        guard grant.kind.canStepUp else { throw GatehouseError.invalidRequest("Only a second factor or a passkey can confirm a sign-in") }
+        let admitted = try await admit(grant, from: client)
+        // A passkey of another account proves nothing about this session.
+        guard admitted.user.id == principal.user.id else { throw GatehouseError.invalidCredentials }
+        return admitted
+    }
+}

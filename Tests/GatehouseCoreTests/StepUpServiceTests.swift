@@ -1,0 +1,99 @@
+import Foundation
+import GatehouseCore
+import GatehouseModel
+import Testing
+
+/// Issue 37's assurance levels, recovery codes and step-up rule in the core.
+@Suite("Second factors: assurance, recovery codes and step-up")
+struct StepUpServiceTests {
+    /// Enrols and verifies a factor for the demo account; returns the enrolment and the `aal2` sign-in.
+    static func enrolled(_ h: CoreHarness, password: String = CoreHarness.password) async throws -> (SecondFactors.Enrolment, SignIn) {
+        let principal = try await h.principal(of: try await h.signIn(CoreHarness.email, password))
+        let enrolment = try await h.factors.enrol(principal, friendlyName: "Phone")
+        let signIn = try await h.answer(enrolment, code: try SecondFactorsServiceTests.code(enrolment, at: h.clock.now), as: principal)
+        return (enrolment, signIn)
+    }
+
+    @Test func aSignInOfAnEnrolledAccountIsAAL1WithTheHintAndARefreshKeepsTheLevel() async throws {
+        try await CoreHarness.with { h in
+            let (enrolment, stepped) = try await Self.enrolled(h)
+            let again = try await h.signIn()
+            #expect(again.grant.mfa == SecondFactorHint(required: true, factors: [
+                FactorSummary(id: enrolment.factor.id, type: "totp", friendlyName: "Phone", status: "verified"),
+            ]))
+            #expect(try await h.pipeline.tokens.verify(again.grant.accessToken, now: h.clock.now).aal == .aal1)
+            h.clock.advance(30)
+            let refreshed = try await h.pipeline.refresh(stepped.grant.refreshToken)
+            let claims = try await h.pipeline.tokens.verify(refreshed.accessToken, now: h.clock.now)
+            #expect(claims.aal == .aal2 && claims.amr?.map(\.method) == [.password, .totp], "a refresh keeps the session's level")
+            #expect(refreshed.mfa == nil)
+        }
+    }
+
+    @Test func sensitiveActionsNeedARecentStepUpOnceAFactorIsVerified() async throws {
+        try await CoreHarness.with { h in
+            let before = try await h.principal()
+            try await h.accounts.changePassword(before, current: CoreHarness.password, new: "a-new-password-1", from: CoreHarness.client)
+            let (_, stepped) = try await Self.enrolled(h, password: "a-new-password-1")
+            let aal1 = try await h.principal(of: try await h.signIn(CoreHarness.email, "a-new-password-1"))
+            await #expect(throws: GatehouseError.stepUpRequired) {
+                try await h.accounts.changePassword(aal1, current: "a-new-password-1", new: "a-new-password-2", from: CoreHarness.client)
+            }
+            await #expect(throws: GatehouseError.stepUpRequired) { try await h.factors.enrol(aal1, friendlyName: "") }
+            await #expect(throws: GatehouseError.stepUpRequired) { try await h.factors.regenerateRecoveryCodes(for: aal1) }
+            await #expect(throws: GatehouseError.stepUpRequired) { try await h.pipeline.logout(aal1, scope: .others) }
+            try await h.pipeline.logout(aal1, scope: .local)
+            #expect(h.events.all.contains(.stepUpRefused(userID: h.user.id)))
+            let aal2 = try await h.principal(of: stepped)
+            _ = try await h.factors.regenerateRecoveryCodes(for: aal2)
+            h.clock.advance(601)
+            await #expect(throws: GatehouseError.stepUpRequired, "ten minutes after the step up, it is needed again") {
+                try await h.factors.regenerateRecoveryCodes(for: aal2)
+            }
+        }
+    }
+
+    @Test func recoveryCodesWorkOnceAreAuditedAndMailedAndANewSetEndsTheOld() async throws {
+        try await CoreHarness.with { h in
+            let (_, stepped) = try await Self.enrolled(h)
+            let codes = try #require(stepped.grant.recoveryCodes)
+            #expect(codes.allSatisfy { $0.count == 11 && $0.dropFirst(5).first == "-" })
+            let aal1 = try await h.principal()
+            let challenge = try await h.factors.recoveryChallenge(for: aal1)
+            let typed = codes[0].uppercased().replacingOccurrences(of: "-", with: " ")
+            let signIn = try await h.pipeline.stepUp(
+                h.factors.grant(challengeID: challenge.id, answer: .recoveryCode(typed), for: aal1), of: aal1, from: CoreHarness.client
+            )
+            let claims = try await h.pipeline.tokens.verify(signIn.grant.accessToken, now: h.clock.now)
+            #expect(claims.aal == .aal2 && claims.amr?.last?.method == .recoveryCode)
+            #expect(try await h.factors.recoveryCodesLeft(userID: h.user.id) == 9)
+            #expect(h.events.all.contains(.recoveryCodeUsed(userID: h.user.id, left: 9)))
+            let mail = try #require(try await h.outbox.mails(to: CoreHarness.email).last)
+            #expect(mail.action == .recoveryCodeUsed && mail.body.contains("9 are left"))
+            #expect(!mail.body.contains(codes[0]), "the code itself is never mailed")
+
+            let again = try await h.principal()
+            let second = try await h.factors.recoveryChallenge(for: again)
+            await #expect(throws: GatehouseError.codeRejected(.incorrect(attemptsLeft: 4)), "a used code") {
+                try await h.pipeline.stepUp(h.factors.grant(challengeID: second.id, answer: .recoveryCode(codes[0]), for: again), of: again, from: CoreHarness.client)
+            }
+            let fresh = try await h.factors.regenerateRecoveryCodes(for: try await h.principal(of: signIn))
+            #expect(Set(fresh).isDisjoint(with: codes) && fresh.count == 10)
+            await #expect(throws: GatehouseError.codeRejected(.incorrect(attemptsLeft: 3)), "the old set stopped working") {
+                try await h.pipeline.stepUp(h.factors.grant(challengeID: second.id, answer: .recoveryCode(codes[1]), for: again), of: again, from: CoreHarness.client)
+            }
+        }
+    }
+
+    @Test func aSecondFactorAnswerNeverSignsInOnItsOwn() async throws {
+        try await CoreHarness.with { h in
+            let principal = try await h.principal()
+            let enrolment = try await h.factors.enrol(principal, friendlyName: "")
+            let challenge = try await h.factors.challenge(factorID: enrolment.factor.id, for: principal)
+            let grant = h.factors.grant(
+                challengeID: challenge.id, answer: .code(try SecondFactorsServiceTests.code(enrolment, at: h.clock.now)), for: principal
+            )
+            await #expect(throws: GatehouseError.unauthenticated) { try await h.pipeline.signIn(grant, from: CoreHarness.client) }
+        }
+    }
+}
