@@ -21,6 +21,8 @@ extension GoTrueController {
     /// `POST /factors/{id}/challenge`.
     @Sendable package func challengeFactor(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
+        // supabase-auth sends `{"channel": null}`; a body that is not an object is refused.
+        _ = try await JSONBody.decode(GoTrueChallengeRequest.self, from: request, context: context)
         let challenge = try await services.secondFactors().challenge(factorID: try factorID(context), for: principal)
         return try JSONBody.response(GoTrueChallenge(
             id: challenge.id, type: "totp", expiresAt: Int(challenge.expiresAt.timeIntervalSince1970)

@@ -66,6 +66,11 @@ struct GoTrueChallenge: Encodable {
     enum CodingKeys: String, CodingKey { case id, type, expiresAt = "expires_at" }
 }
 
+/// `POST /factors/{id}/challenge`'s body: a channel only phone factors use.
+struct GoTrueChallengeRequest: Decodable {
+    let channel: String?
+}
+
 /// `POST /factors/{id}/verify`'s body.
 struct GoTrueFactorVerifyRequest: Decodable {
     let challengeID: String

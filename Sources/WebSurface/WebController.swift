@@ -49,8 +49,9 @@ package struct WebController {
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
-        let pages = router.group().add(middleware: WebSessionAuthenticator(pipeline: services.pipeline)).add(middleware: CSRFMiddleware())
+        var pages = router.group().add(middleware: WebSessionAuthenticator(pipeline: services.pipeline)).add(middleware: CSRFMiddleware())
             .add(middleware: WebAnalyticsMiddleware(key: analyticsKey))
+        if let factors = services.factors { pages = pages.add(middleware: SecondFactorGate(factors: factors)) }
         pages.get("/") { _, context in
             Response.redirect(to: context.identity != nil ? "/home" : "/login", type: .normal)
         }
@@ -66,6 +67,7 @@ package struct WebController {
         addPasskeyRoutes(to: pages)
         addDeviceRoutes(to: pages)
         addConfirmRoutes(to: pages)
+        addSecondFactorRoutes(to: pages)
         router.get("/assets/logo") { _, _ in try logoResponse() }
         router.get("/assets/{name}") { _, context in try asset(context.parameters.get("name") ?? "") }
         router.get("/openapi.yaml") { _, _ in try asset("openapi.yaml") }
@@ -120,6 +122,7 @@ package struct WebController {
             values.merge(try await homeGoogleContext(request, user: principal.user)) { _, new in new }
             values.merge(try await homePasskeyContext(request, principal: principal)) { _, new in new }
             values.merge(try await homeDeviceContext(request, principal: principal)) { _, new in new }
+            values.merge(try await homeFactorContext(principal: principal)) { _, new in new }
         }
         let body = render(values, "home")
         return html(body, status: .ok, csrf: csrf)

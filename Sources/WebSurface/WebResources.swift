@@ -28,6 +28,8 @@ package struct WebResources: Sendable {
             "actions": try MustacheTemplate(string: read("actions.mustache")),
             "passkeys": try MustacheTemplate(string: read("passkeys.mustache")),
             "biometric": try MustacheTemplate(string: read("biometric.mustache")),
+            "mfa-setup": try MustacheTemplate(string: read("mfa-setup.mustache")),
+            "mfa-home": try MustacheTemplate(string: read("mfa-home.mustache")),
         ])
         let assets = [
             "gatehouse.css": ("text/css; charset=utf-8", try read("gatehouse.css")),
@@ -37,6 +39,7 @@ package struct WebResources: Sendable {
             "provider.js": ("text/javascript; charset=utf-8", try read("provider.js")),
             "passkey.js": ("text/javascript; charset=utf-8", try read("passkey.js")),
             "analytics.js": ("text/javascript; charset=utf-8", try read("analytics.js")),
+            "mfa.js": ("text/javascript; charset=utf-8", try read("mfa.js")),
             "openapi.yaml": ("application/yaml; charset=utf-8", try read("openapi.yaml")),
         ]
         return WebResources(templates: templates, assets: assets.mapValues { (type: $0.0, body: $0.1) })

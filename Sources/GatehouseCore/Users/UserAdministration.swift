@@ -20,6 +20,8 @@ public struct UserAdministration: Sendable {
     /// The new-password policy sign-up and reset apply (length, common list, breach check);
     /// `nil` only where an operator asked for a weak password on purpose (demo and test data).
     package var passwordPolicy: PasswordPolicy?
+    /// Second factors, where the repository keeps them (every SQL one does).
+    package let factors: (any FactorRepository & FactorChallengeRepository)?
 
     /// Creates an administration over a repository.
     /// - Parameters:
@@ -40,6 +42,7 @@ public struct UserAdministration: Sendable {
         self.actor = actor
         users = repository
         sessions = repository
+        factors = repository as? any FactorRepository & FactorChallengeRepository
         self.hasher = hasher
         self.rules = rules
         self.numbers = numbers

@@ -54,7 +54,7 @@ public func buildRouter(
             repository: repository, numbers: LibPhoneNumber(), hasher: composition.hasher, rules: configuration.login.rules,
             clock: configuration.clock, events: configuration.events, actor: .serviceRole, passwordPolicy: services.passwordPolicy
         )
-        GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey, factors: services.factors).addRoutes(to: router)
+        GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey, offersFactors: services.factors != nil).addRoutes(to: router)
     }
     let analyticsKey = try await repository.key(named: WebAnalytics.keyName)
     if let providers = services.providers {

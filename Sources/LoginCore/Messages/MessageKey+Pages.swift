@@ -42,6 +42,8 @@ extension MessageKey {
         case .mfaRecoveryCodesTitle: "Save your recovery codes"
         case .mfaRecoveryCodesBody: "If you lose your authenticator app, each of these codes signs you in once. They are shown only now."
         case .mfaCopy: "Copy"
+        case .mfaCopied: "Copied"
+        case .mfaAuthenticatorApp: "Authenticator app"
         case .mfaDownload: "Download as text"
         case .mfaCodesLeft: "{count} recovery codes left"
         case .mfaRegenerate: "Get new recovery codes"

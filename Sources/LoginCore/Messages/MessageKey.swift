@@ -193,6 +193,8 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case mfaRecoveryCodesTitle
     case mfaRecoveryCodesBody
     case mfaCopy
+    case mfaCopied
+    case mfaAuthenticatorApp
     case mfaDownload
     case mfaCodesLeft
     case mfaRegenerate

@@ -13,13 +13,13 @@ import Hummingbird
 package struct GoTrueAdminController {
     package let admin: UserAdministration
     package let serviceRoleKey: String
-    /// Two-step verification, when the app offers it (the factor routes).
-    package let factors: SecondFactors?
+    /// Whether the app offers second factors (the factor routes answer).
+    package let offersFactors: Bool
     /// The most users one page may ask for.
     package static let maximumPerPage = 1000
 
-    package init(admin: UserAdministration, serviceRoleKey: String, factors: SecondFactors? = nil) {
-        self.factors = factors
+    package init(admin: UserAdministration, serviceRoleKey: String, offersFactors: Bool = false) {
+        self.offersFactors = offersFactors
         self.admin = admin
         self.serviceRoleKey = serviceRoleKey
     }

@@ -17,6 +17,9 @@ package struct AccountPage {
         package var hint: String?
         /// LoginCore's checks for the field, checked again by the page as the person types.
         package var checks: [FieldCheck] = []
+        /// A one-time code's length: the page submits the form once that many characters are typed.
+        package var autosubmit: Int?
+        package var maxlength: Int?
     }
 
     package struct Link {
@@ -43,10 +46,12 @@ package struct AccountPage {
     /// Seconds until that button may be pressed: it shows "Resend email in 0:55" meanwhile.
     package var resendWait: Int?
     package var links: [Link] = []
+    /// Focus the first field when none has an error (a one-time code's page).
+    package var focusFirst = false
 
     package func context(csrf: String, configuration: LoginConfiguration) -> [String: Any] {
         let messages = configuration.messages
-        let firstError = fields.firstIndex { $0.error != nil }
+        let firstError = fields.firstIndex { $0.error != nil } ?? (focusFirst ? 0 : nil)
         var values: [String: Any] = [
             "title": title, "action": action, "formID": formID, "submit": submit, "showForm": showForm, "csrf": csrf,
             "submitPolicy": configuration.submitPolicy.rawValue, "resendLabel": messages.text(.resendEmail),
@@ -56,6 +61,8 @@ package struct AccountPage {
                     "checks": Self.json(field.checks), "autofocus": index == firstError,
                 ]
                 if let mode = field.inputmode { value["inputmode"] = mode }
+                if let whole = field.autosubmit { value["autosubmit"] = whole }
+                if let maximum = field.maxlength { value["maxlength"] = maximum }
                 if let error = field.error { value["error"] = error }
                 if let hint = field.hint { value["hint"] = hint }
                 if field.type == "password" {

@@ -59,8 +59,16 @@ function enhance(form) {
       if (banner) banner.hidden = true;
       if (shown.has(input)) show(input, firstIssue(input));
       refreshButton();
+      // A one-time code submits itself once it is whole (data-autosubmit: its length).
+      const whole = Number(input.dataset.autosubmit || 0);
+      if (whole && input.value.replace(/\s/g, "").length === whole && !firstIssue(input)) form.requestSubmit();
     });
-    input.addEventListener("blur", () => { if (!submitting) show(input, firstIssue(input)); });
+    input.addEventListener("blur", () => {
+      // Leaving an empty one-time code (to use a recovery code instead) is no mistake, and must
+      // not move the link being tapped; the server's "That code didn't work" stays.
+      if (submitting || (input.dataset.autosubmit && !input.value)) return;
+      show(input, firstIssue(input));
+    });
   }
 
   for (const toggle of form.querySelectorAll("button[data-toggle]")) {

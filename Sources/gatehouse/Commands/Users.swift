@@ -11,7 +11,7 @@ extension Gatehouse {
             abstract: "Manage accounts.",
             subcommands: [
                 Create.self, List.self, Show.self, Update.self, Lock.self, Unlock.self, Ban.self, Unban.self, Delete.self, SetPassword.self,
-                ResetLinkCommand.self,
+                ResetLinkCommand.self, Factors.self,
             ]
         )
     }

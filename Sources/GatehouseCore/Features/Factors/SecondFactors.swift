@@ -108,3 +108,31 @@ package struct SecondFactors: Sendable {
         user.email ?? "user:\(user.id)"
     }
 }
+
+extension SecondFactors {
+    /// What the authenticator app needs again for one of the account's factors still waiting
+    /// for its first code (a setup page shown again after a mistyped code); `nil` otherwise.
+    package func pendingEnrolment(factorID: String, for principal: Principal) async throws -> Enrolment? {
+        guard let factor = try await factors.factor(id: factorID, userID: principal.user.id), factor.status == .unverified, isLive(factor),
+              let secret = FactorSecret.open(factor.sealedSecret, factorID: factor.id, kek: kek)
+        else { return nil }
+        let totp = TOTP(secret: secret), issuer = context.settings.login.appName
+        let uri = totp.uri(issuer: issuer, account: principal.user.email ?? principal.user.name)
+        return Enrolment(
+            factor: factor, secret: totp.base32Secret, uri: uri, qrCode: qrCodes?.svg(uri, label: "QR code to add \(issuer) to an authenticator app")
+        )
+    }
+
+    /// Whether a signed-in session must answer a second factor before anything else: it is at
+    /// `aal1` and the account has a verified factor.
+    package func challengeDue(for principal: Principal) async throws -> Bool {
+        guard principal.session.assurance.level == .aal1 else { return false }
+        return try await context.hasVerifiedFactor(userID: principal.user.id)
+    }
+
+    /// Whether the app requires a factor and this account has none yet (`mfa.required`).
+    package func enrolmentDue(for principal: Principal) async throws -> Bool {
+        guard policy.required else { return false }
+        return try await !context.hasVerifiedFactor(userID: principal.user.id)
+    }
+}

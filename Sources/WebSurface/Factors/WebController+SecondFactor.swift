@@ -1,0 +1,118 @@
+import Foundation
+import GatehouseCore
+import GatehouseHTTP
+import Hummingbird
+import LoginCore
+
+/// The second step of signing in (issue 37): `/login/mfa` asks a session at `aal1` for a code
+/// from the authenticator app, or one of the recovery codes, and steps it up to `aal2` with a
+/// new web session. Five wrong answers end the challenge and sign the browser out.
+extension WebController {
+    /// The form `/login/mfa` posts.
+    struct SecondFactorForm: Decodable {
+        var code: String?
+        var challenge: String?
+        var method: String?
+        var csrf: String?
+    }
+
+    func addSecondFactorRoutes(to pages: RouterGroup<GatehouseRequestContext>) {
+        guard services.factors != nil else { return }
+        pages.get("/login/mfa", use: showSecondFactor)
+        pages.post("/login/mfa", use: submitSecondFactor)
+        addFactorSetupRoutes(to: pages)
+    }
+
+    @Sendable func showSecondFactor(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard let principal = context.identity else { return Response.redirect(to: "/login", type: .normal) }
+        let factors = try services.secondFactors()
+        // Due after a first factor; or asked for again before a sensitive action (`?confirm=1`).
+        let confirming = request.uri.queryParameters["confirm"] != nil
+        guard try await factors.challengeDue(for: principal) || confirming else { return Response.redirect(to: "/home", type: .normal) }
+        let recovery = request.uri.queryParameters["method"] == "recovery" && factors.policy.recoveryCodes
+        guard let challenge = try? await newChallenge(recovery: recovery, for: principal) else { return Response.redirect(to: "/home", type: .normal) }
+        return secondFactorPage(challengeID: challenge, recovery: recovery, confirming: confirming)
+    }
+
+    @Sendable func submitSecondFactor(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard let principal = context.identity else { return Response.redirect(to: "/login", type: .normal) }
+        let factors = try services.secondFactors()
+        let fields = try await WebForm.decode(SecondFactorForm.self, from: request, context: context)
+        let recovery = fields.method == "recovery"
+        let typed = (fields.code ?? "").trimmingCharacters(in: .whitespaces)
+        guard let challenge = fields.challenge, !challenge.isEmpty else { return Response.redirect(to: "/login/mfa", type: .normal) }
+        guard !typed.isEmpty else {
+            return secondFactorPage(challengeID: challenge, recovery: recovery, error: messages.text(recovery ? .mfaRecoveryPrompt : .mfaChallengePrompt), status: .unprocessableContent)
+        }
+        do {
+            let grant = factors.grant(challengeID: challenge, answer: recovery ? .recoveryCode(typed) : .code(typed), for: principal)
+            let previous = request.cookies[WebCookies.session]?.value ?? ""
+            let signIn = try await services.pipeline.stepUpWeb(grant, of: principal, from: context.client, replacing: previous)
+            var response = Response.redirect(to: "/home", type: .normal)
+            WebCookies.setSignedIn(&response, sessionID: signIn.sessionID, deviceToken: signIn.deviceToken, settings: services.pipeline.settings)
+            return response
+        } catch GatehouseError.codeRejected(.incorrect(let left)) {
+            let error = messages.text(.mfaWrongCode) + " " + messages.text(.mfaTriesLeft, ["attempts": "\(left)"])
+            return secondFactorPage(challengeID: challenge, recovery: recovery, error: error, status: .unprocessableContent)
+        } catch GatehouseError.codeRejected {
+            // The challenge is over: the browser signs in again from the start.
+            try await services.pipeline.logout(principal, scope: .local)
+            var response = secondFactorPage(challengeID: nil, recovery: recovery, banner: messages.text(.mfaChallengeEnded), status: .unprocessableContent)
+            response.setCookie(WebCookies.expired(WebCookies.session))
+            return response
+        } catch GatehouseError.invalidRequest {
+            let error = messages.text(recovery ? .mfaRecoveryPrompt : .mfaChallengePrompt)
+            return secondFactorPage(challengeID: challenge, recovery: recovery, error: error, status: .unprocessableContent)
+        } catch let error as GatehouseError {
+            let shown = error.presentation
+            var state = form.initialState()
+            _ = form.send(.loginResponse(.failure(Self.failure(for: error))), to: &state)
+            var response = secondFactorPage(challengeID: challenge, recovery: recovery, banner: state.banner ?? shown.text, status: shown.httpStatus)
+            if let wait = shown.retryAfter { response.headers[.retryAfter] = String(wait) }
+            return response
+        }
+    }
+
+    private func newChallenge(recovery: Bool, for principal: Principal) async throws -> String {
+        let factors = try services.secondFactors()
+        if recovery { return try await factors.recoveryChallenge(for: principal).id }
+        guard let factor = try await factors.list(userID: principal.user.id).first(where: { $0.status == .verified }) else {
+            throw GatehouseError.notFound
+        }
+        return try await factors.challenge(factorID: factor.id, for: principal).id
+    }
+
+    /// The challenge page: the code (or recovery code) field, and the other ways to answer.
+    private func secondFactorPage(
+        challengeID: String?, recovery: Bool, error: String? = nil, banner: String? = nil, status: HTTPResponse.Status = .ok,
+        confirming: Bool = false
+    ) -> Response {
+        let csrf = WebCookies.newToken()
+        let field = recovery
+            ? AccountPage.Field(name: "code", label: messages.text(.mfaRecoveryLabel), autocomplete: "off", error: error, maxlength: 16)
+            : AccountPage.Field(
+                name: "code", label: messages.text(.mfaCodeLabel), autocomplete: "one-time-code", inputmode: "numeric", error: error,
+                checks: [.pattern("^\\s*[0-9]{6}\\s*$", messages.text(.mfaChallengePrompt))], autosubmit: 6, maxlength: 6
+            )
+        var links: [AccountPage.Link] = []
+        if challengeID == nil {
+            links.append(.init(id: "sign-in-again", text: messages.text(.signInLink), href: "/login"))
+        } else if recovery {
+            links.append(.init(id: "use-authenticator", text: messages.text(.mfaUseAuthenticator), href: "/login/mfa" + (confirming ? "?confirm=1" : "")))
+        } else if services.factors?.policy.recoveryCodes == true {
+            links.append(.init(
+                id: "use-recovery-code", text: messages.text(.mfaUseRecoveryCode), href: "/login/mfa?method=recovery" + (confirming ? "&confirm=1" : "")
+            ))
+        }
+        if confirming { links.append(.init(id: "cancel-link", text: messages.text(.cancel), href: "/home")) }
+        var page = AccountPage(
+            title: messages.text(.mfaTitle), subtitle: messages.text(recovery ? .mfaRecoveryPrompt : .mfaChallengePrompt),
+            notice: confirming ? messages.text(.mfaStepUpNeeded) : nil,
+            formID: "mfa-form", action: "/login/mfa", fields: [field], submit: messages.text(.mfaVerify), banner: banner, links: links
+        )
+        page.showForm = challengeID != nil
+        page.focusFirst = true
+        page.hidden = ["challenge": challengeID ?? "", "method": recovery ? "recovery" : "totp"]
+        return html(render(page.context(csrf: csrf, configuration: configuration), "account"), status: status, csrf: csrf)
+    }
+}
