@@ -162,3 +162,44 @@ def test_mfa_rest_enrolHintChallengeWrongCodesRecoveryCodesAndStepUp(mfa_server)
     change = httpx.post(f"{url}/api/auth/password", json={"current_password": PASSWORD, "password": "another good passphrase"},
                         headers=bearer(stepped.json()["access_token"]))
     assert change.status_code == 204, change.text
+
+
+def test_mfa_graphql_gqlClient_enrolVerify_stepUpRefusedAtAAL1_thenAllowedAfterVerifySecondFactor(mfa_server):
+    from gql import Client, gql
+    from gql.transport.exceptions import TransportQueryError
+    from gql.transport.requests import RequestsHTTPTransport
+
+    def client(token=None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return Client(transport=RequestsHTTPTransport(url=f"{mfa_server.url}/graphql", headers=headers, timeout=30),
+                      fetch_schema_from_transport=True)
+
+    email = account(mfa_server)
+    login = gql("mutation($e: String!, $p: String!) { login(data: {email: $e, password: $p}) { token secondFactors { id } } }")
+    first = client().execute(login, variable_values={"e": email, "p": PASSWORD})["login"]
+    assert first["secondFactors"] == []
+    enrolment = client(first["token"]).execute(gql("mutation { enrolFactor(friendlyName: \"Phone\") { factor { id status } secret } }"))["enrolFactor"]
+    SEEN_SECRETS.append(enrolment["secret"])
+    totp = pyotp.TOTP(enrolment["secret"])
+    verified = client(first["token"]).execute(
+        gql("mutation($f: String!, $c: String!) { verifyFactor(factorId: $f, code: $c) { token recoveryCodes } }"),
+        variable_values={"f": enrolment["factor"]["id"], "c": totp.now()})["verifyFactor"]
+    SEEN_SECRETS.extend(verified["recoveryCodes"])
+    assert len(verified["recoveryCodes"]) == 10
+
+    again = client().execute(login, variable_values={"e": email, "p": PASSWORD})["login"]
+    assert again["secondFactors"] == [{"id": enrolment["factor"]["id"]}]
+    regenerate = gql("mutation { regenerateRecoveryCodes }")
+    with pytest.raises(TransportQueryError) as refused:
+        client(again["token"]).execute(regenerate)
+    assert refused.value.errors[0]["extensions"]["code"] == "MFA_REQUIRED"
+    challenge = client(again["token"]).execute(
+        gql("mutation($f: String) { challengeFactor(factorId: $f) { challengeId } }"), variable_values={"f": enrolment["factor"]["id"]}
+    )["challengeFactor"]
+    stepped = client(again["token"]).execute(
+        gql("mutation($c: String!, $code: String) { verifySecondFactor(challengeId: $c, code: $code) { token secondFactors { id } } }"),
+        variable_values={"c": challenge["challengeId"], "code": totp.at(time.time() + 30)})["verifySecondFactor"]
+    assert stepped["secondFactors"] == []
+    fresh = client(stepped["token"]).execute(regenerate)["regenerateRecoveryCodes"]
+    SEEN_SECRETS.extend(fresh)
+    assert len(fresh) == 10 and not set(fresh) & set(verified["recoveryCodes"])

@@ -21,6 +21,10 @@ import GatehouseModel
 ///   resetPassword(data: MailProofInput!, password: String!): AuthPayload!
 /// }
 /// ```
+///
+/// Beside these: passkeys, the device list, and two-step verification (issue 37: `factors`,
+/// `recoveryCodesLeft`, `enrolFactor`, `verifyFactor`, `challengeFactor`, `verifySecondFactor`,
+/// `removeFactor`, `regenerateRecoveryCodes`; `AuthPayload.secondFactors` says a challenge is due).
 package struct GatehouseGraphQL: API {
     package let resolver = GraphQLResolver()
     package let schema: Schema<GraphQLResolver, GraphQLContext>
@@ -39,6 +43,8 @@ package struct GatehouseGraphQL: API {
                 Field("refreshToken", at: \.refreshToken).description("Exchange for a new pair with `refresh`; single use.")
                 Field("expiresIn", at: \.expiresIn).description("Seconds until `token` expires.")
                 Field("user", at: \.user)
+                Field("secondFactors", at: \.secondFactors).description("Not empty: answer a challenge (verifySecondFactor) to reach aal2.")
+                Field("recoveryCodes", at: \.recoveryCodes).description("A first factor's recovery codes, shown this once.")
             }
             Input(GraphQLResolver.LoginInput.self, as: "LoginInput") {
                 InputField("email", at: \.email)
@@ -86,6 +92,22 @@ package struct GatehouseGraphQL: API {
                 Field("lastUsedAt", at: \.lastUsedAt)
                 Field("synced", at: \.synced).description("Backed up to a passkey provider rather than bound to one device.")
             }
+            Type(FactorSummary.self, as: "Factor") {
+                Field("id", at: \.id)
+                Field("type", at: \.type)
+                Field("friendlyName", at: \.friendlyName)
+                Field("status", at: \.status).description("verified, or unverified until its first code.")
+            }
+            Type(GraphQLResolver.FactorEnrolmentPayload.self, as: "FactorEnrolment") {
+                Field("factor", at: \.factor)
+                Field("secret", at: \.secret).description("Base32, for typing; shown this once.")
+                Field("uri", at: \.uri)
+                Field("qrCode", at: \.qrCode).description("The URI as an SVG image.")
+            }
+            Type(GraphQLResolver.FactorChallengePayload.self, as: "FactorChallenge") {
+                Field("challengeId", at: \.challengeId)
+                Field("expiresIn", at: \.expiresIn)
+            }
             Type(DeviceSummary.self, as: "DeviceSession") {
                 Field("id", at: \.id).description("What endSession ends.")
                 Field("device", at: \.device).description("The device as read from its user agent at sign-in.")
@@ -98,6 +120,8 @@ package struct GatehouseGraphQL: API {
                 Field("me", at: GraphQLResolver.me).description("The signed-in user; needs a Bearer token.")
                 Field("sessions", at: GraphQLResolver.sessions).description("The signed-in user's live sessions, one per device.")
                 Field("passkeys", at: GraphQLResolver.passkeys).description("The signed-in account's passkeys, oldest first.")
+                Field("factors", at: GraphQLResolver.factors).description("The signed-in account's second factors.")
+                Field("recoveryCodesLeft", at: GraphQLResolver.recoveryCodesLeft)
             }
             Mutation {
                 Field("login", at: GraphQLResolver.login) {
@@ -155,6 +179,26 @@ package struct GatehouseGraphQL: API {
                 Field("removePasskey", at: GraphQLResolver.removePasskey) {
                     Argument("id", at: \.id)
                 }.description("Removes a passkey unless it is the account's last way in.")
+                Field("enrolFactor", at: GraphQLResolver.enrolFactor) {
+                    Argument("friendlyName", at: \.friendlyName)
+                }.description("Starts an authenticator-app enrolment; unverified until verifyFactor.")
+                Field("verifyFactor", at: GraphQLResolver.verifyFactor) {
+                    Argument("factorId", at: \.factorId)
+                    Argument("code", at: \.code)
+                }.description("The factor's first code; answers like login, at aal2, with the recovery codes.")
+                Field("challengeFactor", at: GraphQLResolver.challengeFactor) {
+                    Argument("factorId", at: \.factorId).description("Omit for a challenge a recovery code answers.")
+                }
+                Field("verifySecondFactor", at: GraphQLResolver.verifySecondFactor) {
+                    Argument("challengeId", at: \.challengeId)
+                    Argument("code", at: \.code)
+                    Argument("recoveryCode", at: \.recoveryCode)
+                }.description("Answers a challenge; answers like login, at aal2.")
+                Field("removeFactor", at: GraphQLResolver.removeFactor) {
+                    Argument("factorId", at: \.factorId)
+                }
+                Field("regenerateRecoveryCodes", at: GraphQLResolver.regenerateRecoveryCodes)
+                    .description("A new set of recovery codes, shown once; the old set stops working.")
                 Field("endSession", at: GraphQLResolver.endSession) {
                     Argument("id", at: \.id)
                 }.description("Signs one of the user's devices out; its tokens stop working at once.")

@@ -27,12 +27,18 @@ package struct GraphQLResolver: Sendable {
         package let refreshToken: String
         package let expiresIn: Int
         package let user: SignedInUser
+        /// At `aal1` for an account with a second factor: the factors a challenge may name (else empty).
+        package let secondFactors: [FactorSummary]
+        /// A first factor's recovery codes, shown once.
+        package let recoveryCodes: [String]?
 
         package init(_ grant: TokenGrant) {
             token = grant.accessToken
             refreshToken = grant.refreshToken
             expiresIn = grant.expiresIn
             user = grant.user
+            secondFactors = grant.mfa?.factors ?? []
+            recoveryCodes = grant.recoveryCodes
         }
     }
 

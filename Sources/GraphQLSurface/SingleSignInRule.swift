@@ -10,6 +10,7 @@ package enum SingleSignInRule {
         "login", "refresh", "sendPhoneCode", "resendPhoneCode", "verifyPhoneCode", "signInWithGoogle",
         "signUp", "resendVerificationEmail", "verifyEmail", "requestPasswordReset", "resetPassword",
         "passkeyAuthenticationOptions", "signInWithPasskey", "passkeyRegistrationOptions", "registerPasskey",
+        "enrolFactor", "verifyFactor", "challengeFactor", "verifySecondFactor", "regenerateRecoveryCodes",
     ]
 
     @Sendable package static func validate(_ context: ValidationContext) -> Visitor {

@@ -73,7 +73,9 @@ actor SessionManager {
 
     private func performRefresh(_ refreshToken: String) async throws -> Session {
         do {
-            let session = Session(try await transport.token(.refreshToken(refreshToken)), receivedAt: now)
+            var session = Session(try await transport.token(.refreshToken(refreshToken)), receivedAt: now)
+            // A refresh keeps the session's level, so a challenge still due stays due.
+            if session.assuranceLevel == .aal1 { session.secondFactors = current?.secondFactors }
             try await store.save(session)
             current = session
             isValidated = true

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import LoginCore
 
 /// A signed-in session: the token pair, when the access token expires, and who is signed in.
@@ -10,6 +11,9 @@ public struct Session: Codable, Equatable, Sendable, CustomStringConvertible, Cu
     /// When the access token expires, by the client's clock (issue time + `expires_in`).
     public var expiresAt: Date
     public var user: SignedInUser
+    /// The factors a challenge may name while the session is at `aal1` and the account has a
+    /// second factor (issue 37); empty otherwise. Kept with the session, so a relaunch knows.
+    public var secondFactors: [FactorSummary]?
 
     public init(accessToken: String, refreshToken: String, expiresAt: Date, user: SignedInUser) {
         self.accessToken = accessToken
@@ -24,7 +28,21 @@ public struct Session: Codable, Equatable, Sendable, CustomStringConvertible, Cu
             accessToken: response.accessToken, refreshToken: response.refreshToken,
             expiresAt: now.addingTimeInterval(TimeInterval(response.expiresIn)), user: response.user
         )
+        secondFactors = response.secondFactors.isEmpty ? nil : response.secondFactors
     }
+
+    /// The session's assurance level: the access token's `aal` claim, read and not verified
+    /// (the server's check is what counts; this tells the app whether to challenge).
+    public var assuranceLevel: AssuranceLevel {
+        let parts = accessToken.split(separator: ".")
+        guard parts.count == 3, let payload = Data(base64URL: String(parts[1])),
+              let claims = try? JSONDecoder().decode(AssuranceClaims.self, from: payload)
+        else { return .aal1 }
+        return claims.aal ?? .aal1
+    }
+
+    /// Whether a second factor must be answered before the account is fully signed in.
+    public var needsSecondFactor: Bool { assuranceLevel == .aal1 && !(secondFactors ?? []).isEmpty }
 
     /// Whether the access token expires within `margin` seconds of `now`.
     public func expires(within margin: TimeInterval, of now: Date) -> Bool {

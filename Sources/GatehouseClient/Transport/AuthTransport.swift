@@ -112,6 +112,10 @@ public struct TokenResponse: Decodable, Equatable, Sendable {
     public var user: SignedInUser
     /// The sign-in created the account (a first Google sign-in): show the profile step.
     public var isNewUser: Bool
+    /// At `aal1` for an account with a second factor: the factors a challenge may name.
+    public var secondFactors: [FactorSummary] = []
+    /// A first factor's recovery codes, shown once.
+    public var recoveryCodes: [String]?
 
     public init(accessToken: String, refreshToken: String, expiresIn: Int, user: SignedInUser, isNewUser: Bool = false) {
         self.accessToken = accessToken
@@ -125,7 +129,8 @@ public struct TokenResponse: Decodable, Equatable, Sendable {
         case accessToken = "access_token"
         case refreshToken = "refresh_token"
         case expiresIn = "expires_in"
-        case user
+        case user, mfa
+        case recoveryCodes = "recovery_codes"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -135,5 +140,7 @@ public struct TokenResponse: Decodable, Equatable, Sendable {
             refreshToken: try container.decode(String.self, forKey: .refreshToken),
             expiresIn: try container.decode(Int.self, forKey: .expiresIn), user: try container.decode(SignedInUser.self, forKey: .user)
         )
+        secondFactors = (try? container.decodeIfPresent(SecondFactorHint.self, forKey: .mfa))?.factors ?? []
+        recoveryCodes = try? container.decodeIfPresent([String].self, forKey: .recoveryCodes)
     }
 }
