@@ -248,6 +248,7 @@ let package = Package(
                 "GatehousePhoneNumbers",
                 "GatehouseClient",
                 "GatehouseCommands",
+                "GatehouseQRCode",
                 "GatehouseServer",
                 "LoginCore",
                 .product(name: "Hummingbird", package: "hummingbird"),

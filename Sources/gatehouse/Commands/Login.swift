@@ -31,6 +31,16 @@ extension Gatehouse {
             let (client, _) = try server.client()
             var screen = TerminalLoginScreen(form: form, client: client, interactive: !passwordStdin && isatty(STDIN_FILENO) == 1)
             let user = try await screen.run(email: email, passwordFromStdin: passwordStdin)
+            // An account with a second factor: its code (or a recovery code) before the login counts.
+            if let session = await client.currentSession, session.needsSecondFactor, let factor = session.secondFactors?.first {
+                var second = TerminalSecondFactor(client: client, configuration: form.configuration)
+                do {
+                    try await second.run(factorID: factor.id)
+                } catch {
+                    try? await client.signOut(scope: .local)
+                    throw error
+                }
+            }
             server.rememberable.save()
             print("Signed in as \(user.name) <\(user.email)>")
         }
