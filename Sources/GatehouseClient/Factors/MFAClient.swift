@@ -50,10 +50,13 @@ public struct MFAClient: Sendable {
         try await transport().challenge(factorID: factorID, accessToken: try await client.session().accessToken)
     }
 
-    /// Answers a challenge; the new `aal2` session replaces the stored one.
+    /// Answers a challenge of `factorID` (Supabase Auth needs it; REST and GraphQL know it from
+    /// the challenge); the new `aal2` session replaces the stored one.
     @discardableResult
-    public func verify(challengeID: String, answer: MFAAnswer) async throws -> Session {
-        let response = try await transport().verify(challengeID: challengeID, answer: answer, accessToken: try await client.session().accessToken)
+    public func verify(factorID: String? = nil, challengeID: String, answer: MFAAnswer) async throws -> Session {
+        let response = try await transport().verify(
+            factorID: factorID, challengeID: challengeID, answer: answer, accessToken: try await client.session().accessToken
+        )
         return try await client.manager.adopt(response)
     }
 

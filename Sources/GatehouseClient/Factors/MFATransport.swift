@@ -12,8 +12,8 @@ public protocol MFATransport: AuthTransport {
     func verifyEnrolment(factorID: String, code: String, accessToken: String) async throws -> TokenResponse
     /// A challenge of a factor, or (no factor) one a recovery code answers.
     func challenge(factorID: String?, accessToken: String) async throws -> MFAChallenge
-    /// Answers a challenge: a token response at `aal2`.
-    func verify(challengeID: String, answer: MFAAnswer, accessToken: String) async throws -> TokenResponse
+    /// Answers a challenge (of `factorID`, when it names one): a token response at `aal2`.
+    func verify(factorID: String?, challengeID: String, answer: MFAAnswer, accessToken: String) async throws -> TokenResponse
     func unenrol(factorID: String, accessToken: String) async throws
     func regenerateRecoveryCodes(accessToken: String) async throws -> [String]
 }
@@ -80,7 +80,7 @@ extension RESTTransport: MFATransport {
         return try JSONExchange.decode(MFAChallenge.self, from: data, expected: "challenge")
     }
 
-    public func verify(challengeID: String, answer: MFAAnswer, accessToken: String) async throws -> TokenResponse {
+    public func verify(factorID: String?, challengeID: String, answer: MFAAnswer, accessToken: String) async throws -> TokenResponse {
         var body = ["challenge_id": challengeID]
         switch answer {
         case .code(let code): body["code"] = code

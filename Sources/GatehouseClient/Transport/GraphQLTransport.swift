@@ -13,12 +13,14 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
     static let userFields = "user { id email firstName lastName }"
     static let login = """
         mutation login($email: String!, $password: String!) { \
-        login(data: { email: $email, password: $password }) { token refreshToken expiresIn \(userFields) } }
+        login(data: { email: $email, password: $password }) { token refreshToken expiresIn \(userFields) \(factorFields) } }
         """
     static let refresh = """
         mutation refresh($refreshToken: String!) { \
         refresh(data: { refreshToken: $refreshToken }) { token refreshToken expiresIn \(userFields) } }
         """
+    /// What a sign-in answers of a second factor due (issue 37).
+    static let factorFields = "secondFactors { id type friendlyName status }"
     static let logout = "mutation logout($scope: String) { logout(scope: $scope) }"
     static let sendPhoneCode = """
         mutation send($phone: String!, $country: String) { \
@@ -138,7 +140,7 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
     }
 
     /// Runs one operation and returns its one root field.
-    private func execute<T: Decodable>(
+    func execute<T: Decodable>(
         _ query: String, _ variables: [String: String], field: String, as type: T.Type,
         bearer: String? = nil, timeout: TimeInterval? = nil
     ) async throws -> T {
@@ -168,12 +170,27 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
         let refreshToken: String
         let expiresIn: Int
         let user: SignedInUser
+        var secondFactors: [Factor]?
+        var recoveryCodes: [String]?
 
         var tokens: TokenResponse {
             get throws {
-                try TokenResponse(accessToken: token, refreshToken: refreshToken, expiresIn: expiresIn, user: user).checked()
+                var response = try TokenResponse(accessToken: token, refreshToken: refreshToken, expiresIn: expiresIn, user: user).checked()
+                response.secondFactors = (secondFactors ?? []).map(\.summary)
+                response.recoveryCodes = recoveryCodes
+                return response
             }
         }
+    }
+
+    /// A second factor as the schema spells it.
+    struct Factor: Decodable {
+        let id: String
+        let type: String
+        let friendlyName: String
+        let status: String
+
+        var summary: FactorSummary { FactorSummary(id: id, type: type, friendlyName: friendlyName, status: status) }
     }
 }
 

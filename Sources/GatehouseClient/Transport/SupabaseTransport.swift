@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import LoginCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -129,9 +130,9 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
         return try JSONExchange.decode(User.self, from: data, expected: "user").signedIn
     }
 
-    private var headers: [String: String] { ["apikey": anonKey] }
+    var headers: [String: String] { ["apikey": anonKey] }
 
-    private func url(_ path: String, query: [String: String] = [:]) -> URL {
+    func url(_ path: String, query: [String: String] = [:]) -> URL {
         let url = authURL.appendingPathComponent(path)
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.key, value: $0.value) } }
@@ -142,13 +143,16 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
         try await session(from: JSONExchange.request(url("token", query: ["grant_type": grant]), body: body, headers: headers))
     }
 
-    private func session(from request: URLRequest) async throws -> TokenResponse {
+    func session(from request: URLRequest) async throws -> TokenResponse {
         let data = try await exchange.send(request, failure: Self.failure(tokenRejected: false))
         let session = try JSONExchange.decode(TokenBody.self, from: data, expected: "session")
-        return try TokenResponse(
+        var response = try TokenResponse(
             accessToken: session.access_token, refreshToken: session.refresh_token,
             expiresIn: session.expires_in, user: session.user.signedIn
         ).checked()
+        // GoTrue says a challenge is due by the user's verified factors beside an `aal1` token.
+        response.secondFactors = (session.user.factors ?? []).filter { $0.status == "verified" }.map(\.summary)
+        return response
     }
 
     /// Maps a GoTrue error; with `tokenRejected`, a refused access token is a 401.
@@ -203,6 +207,7 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
         let id: String
         let email: String?
         let user_metadata: Metadata?
+        let factors: [Factor]?
 
         var signedIn: SignedInUser {
             let metadata = user_metadata
@@ -210,6 +215,17 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
                 return SignedInUser(id: id, email: email ?? "", firstName: first, lastName: metadata?.last_name ?? "")
             }
             return SignedInUser(id: id, email: email ?? "", name: metadata?.full_name ?? metadata?.name ?? "")
+        }
+    }
+
+    struct Factor: Decodable {
+        let id: String
+        let friendly_name: String?
+        let factor_type: String
+        let status: String
+
+        var summary: FactorSummary {
+            FactorSummary(id: id, type: factor_type, friendlyName: friendly_name ?? "", status: status)
         }
     }
 
