@@ -12,7 +12,7 @@ import pyotp
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import Server
+from conftest import Server, free_port
 from pages import el, post_and_wait, sign_in, type_into, wait_for
 from test_accessibility import axe_violations
 
@@ -21,7 +21,9 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture(scope="module")
 def mfa_site():
-    server = Server("003-peer-mentor")
+    # Reached at http://localhost:<port>, its public URL, where passkeys work.
+    port = free_port()
+    server = Server("003-peer-mentor", extra=("--public-url", f"http://localhost:{port}"), port=port)
     yield server
     server.close()
 
@@ -166,3 +168,27 @@ def test_mfa_web_recoveryCodeSignsInOnceWithoutJavaScript_andFiveWrongCodesEndTh
     assert el(driver, "banner").text == "Too many wrong codes. Please sign in again."
     driver.get(mfa_site.url + "/home")
     assert path(driver) == "/login", "the ended challenge signed the browser out"
+
+
+def test_mfa_web_aPasskeyCompletesTheStepUpAfterAPassword_withTheVirtualAuthenticator(browser, mfa_site):
+    from test_passkeys import arrived, authenticator, sign_out
+    email = account(mfa_site)
+    totp, _ = enrolled_over_rest(mfa_site, email)
+    driver = browser(width=375, height=667)
+    authenticator_id = authenticator(driver)
+    sign_in(driver, mfa_site, email, PASSWORD)
+    wait_for(driver, lambda d: path(d) == "/login/mfa")
+    assert not driver.find_elements(By.ID, "use-passkey"), "no passkey yet: not offered"
+    autosubmitted(driver, "code", totp.at(time.time() + 30))  # the enrolment used the current step
+    wait_for(driver, lambda d: el(d, "biometric-offer").is_displayed())
+    el(driver, "offer-accept").click()
+    wait_for(driver, lambda d: arrived(d, "passkey=added") and d.find_elements(By.CSS_SELECTOR, ".passkey"))
+
+    sign_out(driver, authenticator_id)
+    sign_in(driver, mfa_site, email, PASSWORD)
+    wait_for(driver, lambda d: path(d) == "/login/mfa")
+    driver.execute_cdp_cmd("WebAuthn.setAutomaticPresenceSimulation", {"authenticatorId": authenticator_id, "enabled": True})
+    wait_for(driver, lambda d: el(d, "use-passkey").is_displayed())
+    el(driver, "use-passkey").click()
+    wait_for(driver, lambda d: arrived(d, mfa_site.url + "/home"))
+    assert el(driver, "two-step-on").is_displayed()

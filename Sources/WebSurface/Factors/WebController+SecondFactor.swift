@@ -2,6 +2,7 @@ import Foundation
 import GatehouseCore
 import GatehouseHTTP
 import Hummingbird
+import GatehouseModel
 import LoginCore
 
 /// The second step of signing in (issue 37): `/login/mfa` asks a session at `aal1` for a code
@@ -20,6 +21,13 @@ extension WebController {
         guard services.factors != nil else { return }
         pages.get("/login/mfa", use: showSecondFactor)
         pages.post("/login/mfa", use: submitSecondFactor)
+        if services.passkeys != nil {
+            pages.post("/login/mfa/passkey/options") { _, context in
+                guard context.identity != nil else { throw GatehouseError.unauthenticated }
+                return try JSONBody.response(try await services.passkeyService().passkeyAuthenticationOptions(from: context.client))
+            }
+            pages.post("/login/mfa/passkey", use: stepUpWithPasskey)
+        }
         addFactorSetupRoutes(to: pages)
     }
 
@@ -31,7 +39,8 @@ extension WebController {
         guard try await factors.challengeDue(for: principal) || confirming else { return Response.redirect(to: "/home", type: .normal) }
         let recovery = request.uri.queryParameters["method"] == "recovery" && factors.policy.recoveryCodes
         guard let challenge = try? await newChallenge(recovery: recovery, for: principal) else { return Response.redirect(to: "/home", type: .normal) }
-        return secondFactorPage(challengeID: challenge, recovery: recovery, confirming: confirming)
+        let passkey = try await offersPasskey(request, principal: principal)
+        return secondFactorPage(challengeID: challenge, recovery: recovery, confirming: confirming, passkey: passkey)
     }
 
     @Sendable func submitSecondFactor(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -85,7 +94,7 @@ extension WebController {
     /// The challenge page: the code (or recovery code) field, and the other ways to answer.
     private func secondFactorPage(
         challengeID: String?, recovery: Bool, error: String? = nil, banner: String? = nil, status: HTTPResponse.Status = .ok,
-        confirming: Bool = false
+        confirming: Bool = false, passkey: Bool = false
     ) -> Response {
         let csrf = WebCookies.newToken()
         let field = recovery
@@ -113,6 +122,37 @@ extension WebController {
         page.showForm = challengeID != nil
         page.focusFirst = true
         page.hidden = ["challenge": challengeID ?? "", "method": recovery ? "recovery" : "totp"]
-        return html(render(page.context(csrf: csrf, configuration: configuration), "account"), status: status, csrf: csrf)
+        var values = page.context(csrf: csrf, configuration: configuration)
+        if passkey, challengeID != nil {
+            values["passkeyButton"] = messages.text(.mfaUsePasskey)
+            values["passkeyCancelled"] = messages.text(.passkeyCancelled)
+            values["passkeyFailed"] = messages.text(.passkeyFailed)
+        }
+        return html(render(values, "account"), status: status, csrf: csrf)
+    }
+
+    /// Whether "Use a passkey" answers the challenge: the account has one and this host can use it.
+    private func offersPasskey(_ request: Request, principal: Principal) async throws -> Bool {
+        guard let passkeys = services.passkeys, passkeysWork(on: request) else { return false }
+        return try await !passkeys.passkeys(of: principal.user.id).isEmpty
+    }
+
+    /// `POST /login/mfa/passkey`: a passkey's assertion steps the session up, as a code does.
+    @Sendable func stepUpWithPasskey(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard let principal = context.identity else { throw GatehouseError.unauthenticated }
+        let fields = try await WebForm.decode(WebForm.Passkey.self, from: request, context: context)
+        guard let json = try? JSONDecoder().decode(PasskeyAssertionJSON.self, from: Data((fields.credential ?? "").utf8)) else {
+            throw GatehouseError.invalidRequest("credential must be PublicKeyCredential.toJSON()")
+        }
+        do {
+            let signIn = try await services.pipeline.stepUpWeb(
+                try .passkey(json), of: principal, from: context.client, replacing: request.cookies[WebCookies.session]?.value ?? ""
+            )
+            var response = try JSONBody.response(["redirect": "/home"])
+            WebCookies.setSignedIn(&response, sessionID: signIn.sessionID, deviceToken: signIn.deviceToken, settings: services.pipeline.settings)
+            return response
+        } catch let error as GatehouseError {
+            return try JSONBody.response(["banner": messages.text(.passkeyFailed)], status: error.presentation.httpStatus)
+        }
     }
 }

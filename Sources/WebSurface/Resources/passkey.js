@@ -170,3 +170,25 @@ if (list && window.PublicKeyCredential) {
     });
   }
 }
+
+// ---- /login/mfa: a passkey answers the second step (issue 37) ----
+const stepUp = document.getElementById("use-passkey");
+if (stepUp && window.PublicKeyCredential) {
+  stepUp.hidden = false;
+  stepUp.addEventListener("click", async () => {
+    const banner = document.getElementById("banner");
+    stepUp.disabled = true;
+    try {
+      const options = await post("/login/mfa/passkey/options");
+      if (!options.ok) throw { answer: options.answer };
+      const credential = await navigator.credentials.get({ publicKey: requestOptions(options.answer) });
+      const verdict = await post("/login/mfa/passkey", { credential: JSON.stringify(credentialJSON(credential)) });
+      if (verdict.ok && verdict.answer.redirect) { location.assign(verdict.answer.redirect); return; }
+      say(banner, verdict.answer.banner ?? stepUp.dataset.failed, true);
+    } catch (error) {
+      say(banner, cancelled(error) ? stepUp.dataset.cancelled : (error?.answer?.banner ?? stepUp.dataset.failed), !cancelled(error));
+    } finally {
+      stepUp.disabled = false;
+    }
+  });
+}
