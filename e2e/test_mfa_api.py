@@ -203,3 +203,21 @@ def test_mfa_graphql_gqlClient_enrolVerify_stepUpRefusedAtAAL1_thenAllowedAfterV
     fresh = client(stepped["token"]).execute(regenerate)["regenerateRecoveryCodes"]
     SEEN_SECRETS.extend(fresh)
     assert len(fresh) == 10 and not set(fresh) & set(verified["recoveryCodes"])
+
+
+def test_mfa_cliOperators_listAndResetAnAccountsFactors_audited(mfa_server):
+    email = account(mfa_server)
+    first = rest_login(mfa_server, email)
+    enrolment = httpx.post(f"{mfa_server.url}/api/auth/mfa/factors", json={"friendly_name": "Desk"}, headers=bearer(first["access_token"])).json()
+    SEEN_SECRETS.append(enrolment["secret"])
+    verified = httpx.post(f"{mfa_server.url}/api/auth/mfa/factors/{enrolment['factor']['id']}/verify",
+                          json={"code": pyotp.TOTP(enrolment["secret"]).now()}, headers=bearer(first["access_token"]))
+    SEEN_SECRETS.extend(verified.json()["recovery_codes"])
+    listed = mfa_server.cli("users", "mfa", "list", "--email", email).stdout
+    assert listed.startswith(enrolment["factor"]["id"]) and "\ttotp\tverified\tDesk\t" in listed.replace("  ", "\t")
+    reset = mfa_server.cli("users", "mfa", "reset", "--email", email).stdout
+    assert reset == f"Removed 1 second factor of {email}\n"
+    assert mfa_server.cli("users", "mfa", "list", "--email", email).stdout == "No second factors\n"
+    assert "mfa" not in rest_login(mfa_server, email), "the next sign-in needs only the password"
+    audit = mfa_server.cli("audit", "--user", email, "--type", "mfa.factor_removed").stdout
+    assert "cli:" in audit

@@ -50,8 +50,10 @@ class Terminal:
 
 
 def environment():
+    """A person of their own: a fresh home, config and state folder, and no keyring."""
     home = tempfile.mkdtemp(prefix="gatehouse-cli-home-")
-    return {**os.environ, "HOME": home, "XDG_CONFIG_HOME": home, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"}
+    return {**os.environ, "HOME": home, "XDG_CONFIG_HOME": home, "XDG_STATE_HOME": home,
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"}
 
 
 def test_mfa_cli_enrolPrintsTheQRCodeThenLoginAsksForTheCode(mfa_server):
@@ -60,6 +62,7 @@ def test_mfa_cli_enrolPrintsTheQRCodeThenLoginAsksForTheCode(mfa_server):
     login.expect("Password: ")
     login.type(PASSWORD)
     assert login.finish() == 0, login.output
+    assert PASSWORD not in login.output, "the password is never echoed"
 
     enrol = Terminal([BIN, "mfa", "enrol", "--server", mfa_server.url, "--name", "Terminal"], env)
     shown = enrol.expect("Enter the 6-digit code the app shows: ")

@@ -192,3 +192,32 @@ def test_mfa_web_aPasskeyCompletesTheStepUpAfterAPassword_withTheVirtualAuthenti
     el(driver, "use-passkey").click()
     wait_for(driver, lambda d: arrived(d, mfa_site.url + "/home"))
     assert el(driver, "two-step-on").is_displayed()
+
+
+def test_mfa_web_requiredSendsAnAccountWithoutAFactorToSetOneUpFirst(browser, tmp_path):
+    import json
+    from conftest import ROOT
+    app = json.loads((ROOT / "examples/003-peer-mentor/gatehouse.json").read_text())
+    app["mfa"]["required"] = True
+    app["login"]["logo"]["path"] = str(ROOT / "examples/003-peer-mentor/logo.svg")
+    config = tmp_path / "gatehouse.json"
+    config.write_text(json.dumps(app))
+    server = Server(str(config))
+    try:
+        email = account(server)
+        driver = browser(javascript=False)
+        sign_in(driver, server, email, PASSWORD)
+        wait_for(driver, lambda d: path(d) == "/home/mfa")
+        assert el(driver, "title").text == "Set up two-step verification"
+        driver.get(server.url + "/home")
+        assert path(driver) == "/home/mfa", "Home waits until a factor is set up"
+        post_and_wait(driver)
+        secret = el(driver, "secret").text.replace(" ", "")
+        type_into(driver, "code", pyotp.TOTP(secret).now())
+        post_and_wait(driver)
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#recovery-codes code")) == 10
+        el(driver, "codes-done").click()
+        wait_for(driver, lambda d: path(d) == "/home")
+        assert el(driver, "two-step-on").is_displayed()
+    finally:
+        server.close()

@@ -64,4 +64,16 @@ import Testing
         }
         await server.stop()
     }
+
+    @Test func aPasskeySignInIsAAL2AtOnceAndAPasskeyOfTheAccountStepsAPasswordSessionUp() async throws {
+        try await PasskeyClientTests.withServer { server in
+            let client = AuthClient(transport: try RESTTransport(baseURL: server.url), store: InMemorySessionStore())
+            let authenticator = SoftwareAuthenticator(origin: "http://127.0.0.1:0")
+            _ = try await client.signIn(email: PasskeyClientTests.email, password: PasskeyClientTests.password)
+            #expect(await client.currentSession?.assuranceLevel == .aal1)
+            _ = try await client.registerPasskey(using: authenticator, name: "Test phone")
+            let viaPasskey = try await client.signInWithPasskey(using: authenticator)
+            #expect(viaPasskey.assuranceLevel == .aal2, "user verification makes a passkey two factors")
+        }
+    }
 }

@@ -96,4 +96,18 @@ struct StepUpServiceTests {
             await #expect(throws: GatehouseError.unauthenticated) { try await h.pipeline.signIn(grant, from: CoreHarness.client) }
         }
     }
+
+    @Test func aResetByMailKeepsTheFactorsAndLeavesTheSessionAtAAL1() async throws {
+        try await CoreHarness.with { h in
+            let (enrolment, _) = try await Self.enrolled(h)
+            _ = try await h.accounts.requestPasswordReset(email: CoreHarness.email, from: CoreHarness.client)
+            let code = try #require(try await h.outbox.mails(to: CoreHarness.email).last?.code)
+            let reset = try await h.pipeline.signIn(
+                .passwordReset(.code(email: CoreHarness.email, code: code), newPassword: "a brand new passphrase"), from: CoreHarness.client
+            )
+            #expect(try await h.pipeline.tokens.verify(reset.grant.accessToken, now: h.clock.now).aal == .aal1)
+            #expect(reset.grant.mfa?.factors.map(\.id) == [enrolment.factor.id], "the reset session must still answer the factor")
+            #expect(try await h.factors.list(userID: h.user.id).map(\.id) == [enrolment.factor.id])
+        }
+    }
 }

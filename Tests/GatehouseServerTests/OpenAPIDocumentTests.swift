@@ -55,7 +55,7 @@ import Testing
             "POST /login/passkey/options", "POST /login/passkey", "POST /home/passkeys/options", "POST /home/passkeys",
             "POST /home/passkeys/decline", "POST /home/passkeys/{id}/rename", "POST /home/passkeys/{id}/delete",
             "POST /home/devices/{id}/sign-out", "GET /home/passkeys/{id}/delete", "GET /home/devices/{id}/sign-out", "GET /home/google/unlink",
-            "GET /login/mfa", "POST /login/mfa", "GET /home/mfa", "POST /home/mfa/setup", "POST /home/mfa/verify",
+            "GET /login/mfa", "POST /login/mfa", "POST /login/mfa/passkey/options", "POST /login/mfa/passkey", "GET /home/mfa", "POST /home/mfa/setup", "POST /home/mfa/verify",
             "GET /home/mfa/{id}/remove", "POST /home/mfa/{id}/remove", "GET /home/mfa/recovery-codes", "POST /home/mfa/recovery-codes",
         ]
         let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" }).subtracting(webScreen)

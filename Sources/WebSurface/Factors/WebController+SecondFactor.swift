@@ -10,7 +10,7 @@ import LoginCore
 /// new web session. Five wrong answers end the challenge and sign the browser out.
 extension WebController {
     /// The form `/login/mfa` posts.
-    struct SecondFactorForm: Decodable {
+    struct SecondFactorFields: Decodable {
         var code: String?
         var challenge: String?
         var method: String?
@@ -40,43 +40,54 @@ extension WebController {
         let recovery = request.uri.queryParameters["method"] == "recovery" && factors.policy.recoveryCodes
         guard let challenge = try? await newChallenge(recovery: recovery, for: principal) else { return Response.redirect(to: "/home", type: .normal) }
         let passkey = try await offersPasskey(request, principal: principal)
+        var state = SecondFactorState(offersRecoveryCodes: factors.policy.recoveryCodes, offersPasskey: passkey)
+        WebAnalytics.record(LoginCore.SecondFactorForm(configuration: configuration).send(.appeared, to: &state))
         return secondFactorPage(challengeID: challenge, recovery: recovery, confirming: confirming, passkey: passkey)
     }
 
+    /// `POST /login/mfa`: LoginCore's ``SecondFactorForm`` decides what the answer means and what
+    /// the page then says; the pipeline's step up checks it.
     @Sendable func submitSecondFactor(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         guard let principal = context.identity else { return Response.redirect(to: "/login", type: .normal) }
         let factors = try services.secondFactors()
-        let fields = try await WebForm.decode(SecondFactorForm.self, from: request, context: context)
+        let fields = try await WebForm.decode(SecondFactorFields.self, from: request, context: context)
         let recovery = fields.method == "recovery"
-        let typed = (fields.code ?? "").trimmingCharacters(in: .whitespaces)
         guard let challenge = fields.challenge, !challenge.isEmpty else { return Response.redirect(to: "/login/mfa", type: .normal) }
-        guard !typed.isEmpty else {
-            return secondFactorPage(challengeID: challenge, recovery: recovery, error: messages.text(recovery ? .mfaRecoveryPrompt : .mfaChallengePrompt), status: .unprocessableContent)
+        let machine = LoginCore.SecondFactorForm(configuration: configuration)
+        var state = SecondFactorState(offersRecoveryCodes: factors.policy.recoveryCodes)
+        if recovery { _ = machine.send(.useRecoveryCode, to: &state) }
+        var effects = machine.send(.codeChanged(fields.code ?? ""), to: &state)
+        if !state.isVerifying { effects += machine.send(.submit, to: &state) }
+        WebAnalytics.record(effects)
+        guard let answer = effects.lazy.compactMap({ if case .verify(let answer) = $0 { answer } else { nil } }).first else {
+            return secondFactorPage(challengeID: challenge, recovery: recovery, error: state.codeError, status: .unprocessableContent)
         }
         do {
-            let grant = factors.grant(challengeID: challenge, answer: recovery ? .recoveryCode(typed) : .code(typed), for: principal)
+            let proof: SecondFactorProof.Answer = switch answer {
+            case .authenticatorCode(let code): .code(code)
+            case .recoveryCode(let code): .recoveryCode(code)
+            }
             let previous = request.cookies[WebCookies.session]?.value ?? ""
-            let signIn = try await services.pipeline.stepUpWeb(grant, of: principal, from: context.client, replacing: previous)
+            let signIn = try await services.pipeline.stepUpWeb(
+                factors.grant(challengeID: challenge, answer: proof, for: principal), of: principal, from: context.client, replacing: previous
+            )
+            WebAnalytics.record(machine.send(.verifyResponse(.success(WebAnalytics.webSignIn)), to: &state))
             var response = Response.redirect(to: "/home", type: .normal)
             WebCookies.setSignedIn(&response, sessionID: signIn.sessionID, deviceToken: signIn.deviceToken, settings: services.pipeline.settings)
             return response
-        } catch GatehouseError.codeRejected(.incorrect(let left)) {
-            let error = messages.text(.mfaWrongCode) + " " + messages.text(.mfaTriesLeft, ["attempts": "\(left)"])
-            return secondFactorPage(challengeID: challenge, recovery: recovery, error: error, status: .unprocessableContent)
-        } catch GatehouseError.codeRejected {
-            // The challenge is over: the browser signs in again from the start.
-            try await services.pipeline.logout(principal, scope: .local)
-            var response = secondFactorPage(challengeID: nil, recovery: recovery, banner: messages.text(.mfaChallengeEnded), status: .unprocessableContent)
-            response.setCookie(WebCookies.expired(WebCookies.session))
-            return response
-        } catch GatehouseError.invalidRequest {
-            let error = messages.text(recovery ? .mfaRecoveryPrompt : .mfaChallengePrompt)
-            return secondFactorPage(challengeID: challenge, recovery: recovery, error: error, status: .unprocessableContent)
         } catch let error as GatehouseError {
+            WebAnalytics.record(machine.send(.verifyResponse(.failure(Self.failure(for: error))), to: &state))
             let shown = error.presentation
-            var state = form.initialState()
-            _ = form.send(.loginResponse(.failure(Self.failure(for: error))), to: &state)
-            var response = secondFactorPage(challengeID: challenge, recovery: recovery, banner: state.banner ?? shown.text, status: shown.httpStatus)
+            guard !state.isEnded else {
+                // The challenge is over: the browser signs in again from the start.
+                try await services.pipeline.logout(principal, scope: .local)
+                var response = secondFactorPage(challengeID: nil, recovery: recovery, banner: state.banner, status: .unprocessableContent)
+                response.setCookie(WebCookies.expired(WebCookies.session))
+                return response
+            }
+            var response = secondFactorPage(
+                challengeID: challenge, recovery: recovery, error: state.codeError, banner: state.banner, status: shown.httpStatus
+            )
             if let wait = shown.retryAfter { response.headers[.retryAfter] = String(wait) }
             return response
         }

@@ -27,12 +27,13 @@ enum PasswordInput {
 
     /// Prints `label` and reads one line with echo turned off.
     static func prompt(_ label: String) throws -> String {
-        FileHandle.standardError.write(Data(label.utf8))
+        // Echo goes off before the prompt shows: what is typed once it is on screen is never echoed or flushed.
         var original = termios()
         tcgetattr(STDIN_FILENO, &original)
         var hidden = original
         hidden.c_lflag &= ~tcflag_t(ECHO)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden)
+        FileHandle.standardError.write(Data(label.utf8))
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
             FileHandle.standardError.write(Data("\n".utf8))
