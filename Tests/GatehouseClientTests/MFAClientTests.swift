@@ -76,4 +76,50 @@ import Testing
             #expect(viaPasskey.assuranceLevel == .aal2, "user verification makes a passkey two factors")
         }
     }
+
+    /// Runs the machine's effects through the client until none are left.
+    static func drive(
+        _ form: SecondFactorForm, _ event: SecondFactorEvent, _ state: inout SecondFactorState, client: AuthClient,
+        authenticator: SoftwareAuthenticator
+    ) async {
+        var effects = form.send(event, to: &state)
+        while !effects.isEmpty {
+            let effect = effects.removeFirst()
+            if let next = await client.perform(effect, authenticator: authenticator) { effects += form.send(next, to: &state) }
+        }
+    }
+
+    @Test func theSDKDrivesSecondFactorFormWithACodeAndWithAPasskey() async throws {
+        let (email, password) = (PasskeyClientTests.email, PasskeyClientTests.password)
+        let server = try await LoopbackServer.start(users: [(email, "Mentor", password)]) { $0.mfa = MFAPolicy() }
+        do {
+            let authenticator = SoftwareAuthenticator(origin: "http://127.0.0.1:0")
+            let owner = AuthClient(transport: try RESTTransport(baseURL: server.url), store: InMemorySessionStore())
+            _ = try await owner.signIn(email: email, password: password)
+            _ = try await owner.registerPasskey(using: authenticator, name: "Test phone")
+            let enrolment = try await owner.mfa.enrol(friendlyName: "Phone")
+            try await owner.mfa.verifyEnrolment(factorID: enrolment.factor.id, code: try Self.code(enrolment.secret))
+
+            let form = SecondFactorForm()
+            let withCode = AuthClient(transport: try RESTTransport(baseURL: server.url), store: InMemorySessionStore())
+            _ = try await withCode.signIn(email: email, password: password)
+            var state = SecondFactorState(offersRecoveryCodes: true, offersPasskey: true)
+            await Self.drive(form, .codeChanged(try Self.code(enrolment.secret, offset: 30)), &state, client: withCode, authenticator: authenticator)
+            #expect(!state.isVerifying && state.codeError == nil && state.banner == nil)
+            #expect(await withCode.currentSession?.assuranceLevel == .aal2)
+
+            let withPasskey = AuthClient(transport: try RESTTransport(baseURL: server.url), store: InMemorySessionStore())
+            _ = try await withPasskey.signIn(email: email, password: password)
+            var other = SecondFactorState(offersRecoveryCodes: true, offersPasskey: true)
+            await Self.drive(form, .usePasskey, &other, client: withPasskey, authenticator: authenticator)
+            #expect(!other.isVerifying && other.banner == nil)
+            let session = try #require(await withPasskey.currentSession)
+            #expect(session.assuranceLevel == .aal2 && !session.needsSecondFactor)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
 }
+

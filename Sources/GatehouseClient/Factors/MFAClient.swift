@@ -60,6 +60,18 @@ public struct MFAClient: Sendable {
         return try await client.manager.adopt(response)
     }
 
+    /// Steps the session up with one of the account's passkeys (REST); the `aal2` session is stored.
+    @discardableResult
+    public func verifyWithPasskey(using authenticator: any PlatformAuthenticator) async throws -> Session {
+        guard let passkeys = client.transport as? any PasskeyTransport else {
+            throw AuthError.server(status: 0, code: "unsupported", message: "This backend has no passkeys")
+        }
+        let options = try await passkeys.passkeyAuthenticationOptions()
+        let credential = try await authenticator.authenticate(options)
+        let response = try await transport().verifyPasskey(credential, accessToken: try await client.session().accessToken)
+        return try await client.manager.adopt(response)
+    }
+
     /// Removes a factor (needs a recent second factor once the account has one).
     public func unenrol(factorID: String) async throws {
         try await transport().unenrol(factorID: factorID, accessToken: try await client.session().accessToken)

@@ -16,6 +16,15 @@ public protocol MFATransport: AuthTransport {
     func verify(factorID: String?, challengeID: String, answer: MFAAnswer, accessToken: String) async throws -> TokenResponse
     func unenrol(factorID: String, accessToken: String) async throws
     func regenerateRecoveryCodes(accessToken: String) async throws -> [String]
+    /// A passkey's assertion as the second factor: a token response at `aal2`.
+    func verifyPasskey(_ credential: PasskeyAssertionJSON, accessToken: String) async throws -> TokenResponse
+}
+
+extension MFATransport {
+    /// Backends whose MFA API takes no passkey (GraphQL, Supabase Auth).
+    public func verifyPasskey(_ credential: PasskeyAssertionJSON, accessToken: String) async throws -> TokenResponse {
+        throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot step up with a passkey")
+    }
 }
 
 /// What answers a challenge.
@@ -92,6 +101,12 @@ extension RESTTransport: MFATransport {
 
     public func unenrol(factorID: String, accessToken: String) async throws {
         _ = try await send(JSONExchange.request(url("api/auth/mfa/factors").appendingPathComponent(factorID), method: "DELETE", bearer: accessToken))
+    }
+
+    public func verifyPasskey(_ credential: PasskeyAssertionJSON, accessToken: String) async throws -> TokenResponse {
+        struct Body: Encodable { let credential: PasskeyAssertionJSON }
+        let data = try await send(JSONExchange.request(url("api/auth/mfa/verify"), body: Body(credential: credential), bearer: accessToken))
+        return try JSONExchange.decode(TokenResponse.self, from: data, expected: "token response")
     }
 
     public func regenerateRecoveryCodes(accessToken: String) async throws -> [String] {
