@@ -27,6 +27,12 @@ GOOGLE_OPERATIONS = ["googleSignIn", "googleSignInAPI", "googleFlowToken", "goog
 ACCOUNT_OPERATIONS = ["signUp", "verifyEmail", "resendVerification", "forgotPassword", "resetPassword", "changePassword",
                       "supabaseSignUp", "supabaseResend", "supabaseRecover", "supabaseUpdateUser"]
 
+# Two-step verification (issue 37): every operation answers quickly from the account's own
+# factors, so fewer examples reach the same code; fuzzed in a run of its own on the main server.
+MFA_OPERATIONS = ["listFactors", "enrolFactor", "verifyFactor", "removeFactor", "challengeFactor", "verifyChallenge",
+                  "regenerateRecoveryCodes", "supabaseEnrolFactor", "supabaseUnenrolFactor", "supabaseChallengeFactor",
+                  "supabaseVerifyFactor"]
+
 # Supabase's admin API: fuzzed with the service role key on a server of its own (it creates,
 # bans and deletes users), and with a user's token (refused) in the main run.
 ADMIN_OPERATIONS = ["adminListUsers", "adminCreateUser", "adminGetUser", "adminUpdateUser", "adminDeleteUser"]
@@ -72,9 +78,11 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
         phone = [argument for operation in PHONE_OPERATIONS for argument in ("--include-operation-id", operation)]
         google = [argument for operation in GOOGLE_OPERATIONS + ACCOUNT_OPERATIONS for argument in ("--include-operation-id", operation)]
         others = ["--exclude-operation-id", "logout", "--exclude-operation-id", "supabaseLogout",
-                  *[argument for operation in PHONE_OPERATIONS + GOOGLE_OPERATIONS + ACCOUNT_OPERATIONS
+                  *[argument for operation in PHONE_OPERATIONS + GOOGLE_OPERATIONS + ACCOUNT_OPERATIONS + MFA_OPERATIONS
                     for argument in ("--exclude-operation-id", operation)]]
+        mfa = [argument for operation in MFA_OPERATIONS for argument in ("--include-operation-id", operation)]
         runs = [schemathesis(server, access_token(server), anon_key, others, 200),
+                schemathesis(server, access_token(server), anon_key, mfa, 60),
                 schemathesis(server, access_token(server), anon_key, logouts, 200)]
         admin_server = Server("003-peer-mentor", extra=("--service-role-key", SERVICE_ROLE_KEY))
         try:
