@@ -31,6 +31,6 @@ package enum RecoveryCodes {
     /// What is stored for a code of an account: SHA-256 over the account and the code.
     package static func hash(_ code: String, userID: String) -> String {
         let normalized = normalized(code) ?? code
-        return SHA256.hash(data: Data("gatehouse-recovery:\(userID):\(normalized)".utf8)).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: Data("gatehouse-recovery:\(userID):\(normalized)".utf8)).hexEncoded
     }
 }

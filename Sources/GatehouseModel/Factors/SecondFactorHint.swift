@@ -33,3 +33,11 @@ public struct FactorSummary: Codable, Sendable, Equatable {
         case friendlyName = "friendly_name"
     }
 }
+
+/// An authenticator app's setup key as people type it: base32 in groups of four
+/// (`5BBX SGB7 6ZIE …`), the web page's and the terminal's alike.
+public enum SetupKey {
+    public static func grouped(_ secret: String) -> String {
+        stride(from: 0, to: secret.count, by: 4).map { String(secret.dropFirst($0).prefix(4)) }.joined(separator: " ")
+    }
+}

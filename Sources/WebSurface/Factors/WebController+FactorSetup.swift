@@ -1,14 +1,14 @@
 import Foundation
 import GatehouseCore
 import GatehouseHTTP
+import GatehouseModel
 import Hummingbird
 import LoginCore
 
 /// Home's "Two-step verification" (issue 37): set up an authenticator app (its QR code, the
 /// secret in groups of four for typing, the first code), then the recovery codes once, with
 /// Copy and "Download as text"; the factors with Remove; new recovery codes. Everything is a
-/// form post, so it all works without JavaScript. A sensitive action refused for want of a
-/// recent second factor sends the browser to answer one first.
+/// form post, so it all works without JavaScript.
 extension WebController {
     /// The forms of `/home/mfa/…`.
     struct FactorForm: Decodable {
@@ -29,7 +29,7 @@ extension WebController {
             return html(render(page.context(csrf: csrf, configuration: configuration), "account"), status: .ok, csrf: csrf)
         }
         pages.post("/home/mfa/setup") { request, context in
-            try await stepUpFirst(context) { principal in
+            try await signedIn(context) { principal in
                 let enrolment = try await services.secondFactors().enrol(principal, friendlyName: "")
                 return setupPage(enrolment, error: nil, status: .ok)
             }
@@ -47,7 +47,7 @@ extension WebController {
             )
         }
         pages.post("/home/mfa/{id}/remove") { _, context in
-            try await stepUpFirst(context) { principal in
+            try await signedIn(context) { principal in
                 _ = try await services.secondFactors().remove(factorID: try context.parameters.require("id"), for: principal)
                 return Response.redirect(to: "/home#two-step", type: .normal)
             }
@@ -57,7 +57,7 @@ extension WebController {
             return confirmPage(question: messages.text(.mfaConfirmRegenerate), action: "/home/mfa/recovery-codes", submit: messages.text(.mfaRegenerate))
         }
         pages.post("/home/mfa/recovery-codes") { _, context in
-            try await stepUpFirst(context) { principal in
+            try await signedIn(context) { principal in
                 codesPage(try await services.secondFactors().regenerateRecoveryCodes(for: principal))
             }
         }
@@ -106,19 +106,11 @@ extension WebController {
         return values
     }
 
-    /// Runs a sensitive action, or sends the browser to answer its second factor first.
-    private func stepUpFirst(_ context: GatehouseRequestContext, _ action: (Principal) async throws -> Response) async throws -> Response {
+    /// Runs an action of the signed-in browser, or sends it to sign in. A sensitive action refused
+    /// for want of a recent second factor is sent to answer it by ``SecondFactorGate``.
+    private func signedIn(_ context: GatehouseRequestContext, _ action: (Principal) async throws -> Response) async throws -> Response {
         guard let principal = context.identity else { return Response.redirect(to: "/login", type: .normal) }
-        do {
-            return try await action(principal)
-        } catch GatehouseError.stepUpRequired {
-            return try await stepUpPage(for: principal)
-        }
-    }
-
-    /// The challenge page for a session that must prove its factor again before a sensitive action.
-    func stepUpPage(for principal: Principal) async throws -> Response {
-        Response.redirect(to: "/login/mfa?confirm=1", type: .normal)
+        return try await action(principal)
     }
 
     private func setupPage(_ enrolment: SecondFactors.Enrolment, error: String?, status: HTTPResponse.Status) -> Response {
@@ -130,15 +122,11 @@ extension WebController {
         var page = AccountPage(title: messages.text(.mfaSetUp), action: "/home/mfa/verify", fields: [field], submit: messages.text(.mfaVerify))
         page.focusFirst = error != nil
         var values = page.context(csrf: csrf, configuration: configuration)
-        let groups = stride(from: 0, to: enrolment.secret.count, by: 4).map { start -> String in
-            let from = enrolment.secret.index(enrolment.secret.startIndex, offsetBy: start)
-            return String(enrolment.secret[from..<(enrolment.secret.index(from, offsetBy: 4, limitedBy: enrolment.secret.endIndex) ?? enrolment.secret.endIndex)])
-        }
         values["setup"] = true
         values["scanPrompt"] = messages.text(.mfaScanPrompt)
         values["qrCode"] = enrolment.qrCode ?? ""
         values["secretLabel"] = messages.text(.mfaSecretLabel)
-        values["secretGroups"] = groups.joined(separator: " ")
+        values["secretGroups"] = SetupKey.grouped(enrolment.secret)
         values["factorID"] = enrolment.factor.id
         values["cancelLabel"] = messages.text(.cancel)
         return html(render(values, "mfa-setup"), status: status, csrf: csrf)

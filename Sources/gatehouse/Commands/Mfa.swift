@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GatehouseClient
+import GatehouseModel
 import GatehouseQRCode
 import LoginCore
 
@@ -27,9 +28,7 @@ extension Gatehouse.Mfa {
             _ = try await RestoredSession.require(client)
             let enrolment = try await client.mfa.enrol(friendlyName: name)
             if let code = QRCode(enrolment.uri) { print(code.terminal()) }
-            let key = stride(from: 0, to: enrolment.secret.count, by: 4).map { start in
-                String(enrolment.secret.dropFirst(start).prefix(4))
-            }.joined(separator: " ")
+            let key = SetupKey.grouped(enrolment.secret)
             print("Scan the QR code with your authenticator app, or type the setup key:\n  \(key)\n")
             for attempt in 1...3 {
                 let code = try TerminalLoginScreen.readLine(prompt: "Enter the 6-digit code the app shows: ")

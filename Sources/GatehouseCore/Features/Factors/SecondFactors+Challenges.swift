@@ -70,7 +70,8 @@ extension SecondFactors: GrantVerifier {
             guard let factorID = challenge.factorID, let factor = try await factors.factor(id: factorID, userID: user.id), isLive(factor),
                   let secret = FactorSecret.open(factor.sealedSecret, factorID: factor.id, kek: kek)
             else { throw GatehouseError.codeRejected(.expired) }
-            let hadVerified = try await context.hasVerifiedFactor(userID: user.id)
+            // Only a first code can make the account's first verified factor (and its recovery codes).
+            let firstFactor = factor.status == .unverified ? try await !context.hasVerifiedFactor(userID: user.id) : false
             guard let step = TOTP(secret: secret).match(code.filter { $0 != " " }, at: now),
                   try await factors.acceptStep(factorID: factor.id, userID: user.id, step: step, at: now)
             else { return try await refuse(challenge) }
@@ -78,7 +79,7 @@ extension SecondFactors: GrantVerifier {
             var verified = Verified(user: user)
             if factor.status == .unverified {
                 context.report(.factorVerified(userID: user.id, factorID: factor.id), client: client)
-                if !hadVerified, policy.recoveryCodes { verified.recoveryCodes = try await replaceRecoveryCodes(userID: user.id) }
+                if firstFactor, policy.recoveryCodes { verified.recoveryCodes = try await replaceRecoveryCodes(userID: user.id) }
             }
             return verified
         case .recoveryCode(let code):
