@@ -13,7 +13,7 @@ def press_google(driver, server, path="/login"):
     driver.get(server.url + path)
     wait_for(driver, lambda d: d.execute_script("return document.readyState") == "complete")
     el(driver, "google").click()
-    wait_for(driver, lambda d: d.current_url.startswith(server.provider.url) or "/login" in d.current_url and "google=" in d.current_url)
+    wait_for(driver, lambda d: d.current_url.startswith(server.provider.url) or "/login" in d.current_url and "signin=" in d.current_url)
 
 
 def approve(driver, sub):

@@ -4,7 +4,8 @@ tests read the recorded authorization and token requests and check S256 themselv
 
     python3.12 oidc_mock_server.py PORT TOKEN_MAX_AGE_SECONDS
 
-GET /_recorded answers {"authorize": [query...], "token": [form...], "jwks": count}.
+GET /_recorded answers {"authorize": [query...], "token": [form...], "jwks": count}; a token
+request's HTTP Basic credentials, if any, are in its form record as "basic" ("id:secret").
 """
 import sys
 import threading
@@ -27,7 +28,10 @@ def record():
         if request.path == "/oauth2/authorize" and request.method == "GET":
             recorded["authorize"].append(dict(request.args))
         elif request.path == "/oauth2/token":
-            recorded["token"].append(dict(request.form))
+            form = dict(request.form)
+            if request.authorization and request.authorization.type == "basic":
+                form["basic"] = f"{request.authorization.username}:{request.authorization.password}"
+            recorded["token"].append(form)
         elif request.path == "/jwks":
             recorded["jwks"] += 1
 

@@ -82,7 +82,7 @@ def test_G03_peated_deny_comes_back_cancelled_with_nothing_shown(browser, peated
     press_google(driver, peated)
     deny(driver)
     url = landed(driver, peated, "/login")
-    assert "google=cancelled" in url
+    assert "signin=cancelled&provider=google" in url
     assert visible_text(driver, "google-error") is None
     assert visible_text(driver, "google-notice") is None
     assert not el(driver, "banner").is_displayed()
@@ -132,7 +132,8 @@ def test_G07_the_flow_uses_pkce_s256_and_a_nonce(browser, peated, provider):
     assert len(token["code_verifier"]) >= 43
     assert authorize["nonce"] and authorize["state"] and authorize["nonce"] != authorize["state"]
     assert authorize["redirect_uri"] == peated.url + "/auth/google/callback"
-    assert token["client_secret"] == "provider-secret"
+    # The mock's metadata lists no token_endpoint_auth_methods: OpenID's default, HTTP Basic.
+    assert token["basic"] == "gatehouse-web.apps.example:provider-secret" and "client_secret" not in token
 
 
 # --- State, binding and nonce -------------------------------------------------------------------
@@ -349,7 +350,7 @@ def test_G21_starting_flows_is_limited_per_address_before_anything_is_stored(pro
         for _ in range(3):
             assert requests.get(server.url + "/auth/google/start", allow_redirects=False, timeout=10).status_code == 302
         refused = requests.get(server.url + "/auth/google/start", allow_redirects=False, timeout=10)
-        assert refused.status_code == 200 and "/login?google=rate_limited" in refused.text
+        assert refused.status_code == 200 and "/login?signin=rate_limited&amp;provider=google" in refused.text
         app = requests.get(server.url + "/auth/google/start", params={
             "redirect_to": "http://127.0.0.1:5000/callback", "code_challenge": "c" * 43, "state": "s"}, allow_redirects=False, timeout=10)
         assert app.status_code == 429 and app.json()["error"] == "rate_limited"
@@ -363,7 +364,7 @@ def test_G22_axe_finds_no_violations_on_urbannests_google_outcomes(browser, urba
     from phone_pages import settled
     from test_accessibility import axe_violations
     driver = browser(dark=theme == "dark")
-    driver.get(urbannest.url + f"/login?google={outcome}")
+    driver.get(urbannest.url + f"/login?signin={outcome}&provider=google")
     settled(driver)  # after the screen's entry animation, as a person sees it
     shown = visible_text(driver, "google-notice") if outcome == "cancelled" else visible_text(driver, "google-error")
     assert shown

@@ -45,7 +45,7 @@ def test_L02_unverified_google_email_never_links_and_asks_for_the_password_first
     driver = browser()
     google_sign_in(driver, peated, sub)
     url = landed(driver, peated, "/login")
-    assert "google=link_required" in url
+    assert "signin=link_required&provider=google" in url
     assert visible_text(driver, "google-error").startswith("An account with this email already exists.")
     assert password_tokens(peated, email, "correct horse battery").status_code == 200
 
@@ -222,9 +222,9 @@ def test_B03_axe_finds_no_violations_in_any_google_state(browser, peated, provid
         driver.execute_script("document.getElementById('google-form').addEventListener('submit', e => e.preventDefault())")
         el(driver, "google").click()
     elif state == "failed":
-        driver.get(peated.url + "/login?google=failed")
+        driver.get(peated.url + "/login?signin=failed&provider=google")
     elif state == "link-required":
-        driver.get(peated.url + "/login?google=link_required")
+        driver.get(peated.url + "/login?signin=link_required&provider=google")
     else:
         sub, _ = new_person(provider)
         google_sign_in(driver, peated, sub)

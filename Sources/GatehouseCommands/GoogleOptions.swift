@@ -27,10 +27,10 @@ public struct GoogleOptions: ParsableArguments {
     @Option(help: "Seconds of clock difference allowed on ID tokens' exp and iat (0 to 60, default 60).")
     var googleClockLeeway: Double = 60
 
-    @Option(help: "An address apps may be returned to after a Google sign-in (repeatable; a loopback URL matches any port).")
+    @Option(help: "An address apps may be returned to after a provider sign-in (repeatable; a loopback URL matches any port).")
     var allowRedirect: [String] = []
 
-    @Option(help: "The address people reach this server at: mail links point here, and Google returns to <public URL>/auth/google/callback (default: the listening address).")
+    @Option(help: "The address people reach this server at: mail links point here, and each provider returns to <public URL>/auth/<id>/callback (default: the listening address).")
     var publicUrl: String?
 
     public func validate() throws {
@@ -49,7 +49,7 @@ public struct GoogleOptions: ParsableArguments {
             ? (environment["GATEHOUSE_GOOGLE_CLIENT_IDS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             : googleClientId
         guard !clientIDs.isEmpty else {
-            if googleIssuer != nil || googleClientSecret != nil || googleHostedDomain != nil || !allowRedirect.isEmpty {
+            if googleIssuer != nil || googleClientSecret != nil || googleHostedDomain != nil {
                 throw ValidationError("Google options need --google-client-id")
             }
             return nil

@@ -99,6 +99,10 @@ public struct ServeCommand: AsyncParsableCommand {
         if port == 0, try google.settings() != nil, google.publicUrl == nil {
             throw ValidationError("--port 0 with Google needs --public-url (the provider must know the callback's port)")
         }
+        if let config, port == 0, google.publicUrl == nil,
+           let app = try? AppConfiguration.load(from: URL(fileURLWithPath: config)), !app.providers.isEmpty {
+            throw ValidationError("--port 0 with providers needs --public-url (each provider must know the callback's port)")
+        }
         for origin in passkeyOrigin where !Self.isPasskeyOrigin(origin) {
             throw ValidationError("--passkey-origin \(origin): must be an https origin (no path) or android:apk-key-hash:<base64url>")
         }
@@ -144,6 +148,20 @@ public struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError(
                     "--config \(config): Google is configured (--google-client-id or GATEHOUSE_GOOGLE_CLIENT_IDS) but signIn.methods does not list google"
                 )
+            }
+            if configuration.google != nil, app.providers["google"] != nil {
+                throw ValidationError("--config \(config): Google is configured twice (--google-client-id and providers.google); keep one")
+            }
+            let fromFile: [ExternalProviderSettings]
+            do {
+                fromFile = try AppProviders.settings(app, redirectAllowList: google.allowRedirect)
+            } catch let error as ExternalProviderError {
+                throw ValidationError("--config \(config): \(error.description)")
+            }
+            // The screen's order: the flags' Google takes its place among the file's providers.
+            let flagged = configuration.google
+            configuration.providers = app.signIn.providers.compactMap { id in
+                id == .google && flagged != nil ? flagged : fromFile.first { $0.id == id }
             }
             configuration.login = app.login
             // The logo is read from the app file's folder, whoever starts the server from where.

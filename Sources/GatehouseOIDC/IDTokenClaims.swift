@@ -21,11 +21,15 @@ package struct IDTokenClaims: JWTIdentityToken {
     package let name: String?
     package let picture: String?
     package let hostedDomain: String?
+    /// Microsoft's tenant of the account, which its multi-tenant issuer names.
+    package let tenantID: String?
+    /// Apple's private relay address; like `email_verified`, a boolean or the string `"true"`.
+    package let isPrivateEmail: BoolClaim?
 
     package enum CodingKeys: String, CodingKey {
         case issuer = "iss", subject = "sub", audience = "aud", expires = "exp", issuedAt = "iat"
         case authorizedPresenter = "azp", nonce, email, emailVerified = "email_verified", name, picture
-        case hostedDomain = "hd"
+        case hostedDomain = "hd", tenantID = "tid", isPrivateEmail = "is_private_email"
     }
 
     /// The subject must be 1 to 255 ASCII characters (OpenID Connect Core §2).

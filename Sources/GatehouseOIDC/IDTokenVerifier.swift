@@ -6,9 +6,10 @@ import JWTKit
 
 /// Validates an OpenID Connect ID token and reads the identity it asserts.
 ///
-/// In order: the header must name `RS256` and a `kid`; the key must be the provider's (see
+/// In order: the header must name `RS256` or `ES256` and a `kid`; the key must be the provider's (see
 /// ``OIDCProviderClient/keys(for:now:)``); jwt-kit checks the signature and that `aud` names one
-/// of our client ids and no untrusted audience; then `iss` must be exact, `azp` (when present)
+/// of our client ids and no untrusted audience; then `iss` must be exact (Microsoft's: its
+/// tenant's, see ``ExternalProviderSettings/acceptsMicrosoftIssuer(_:tenantID:discoveredIssuer:)``), `azp` (when present)
 /// one of our client ids, `exp` and `iat` within the leeway, the nonce equal in constant time,
 /// and `hd` the configured domain. Each refusal is ``ProviderFailure/invalidToken(_:)``
 /// naming the check, never the token.
@@ -28,7 +29,7 @@ package struct IDTokenVerifier: Sendable {
     package func verify(_ token: String, nonce: NonceCheck, now: Date) async throws -> ExternalIdentity {
         guard token.utf8.count <= Self.maximumBytes else { throw ProviderFailure.invalidToken("token too large") }
         let header = try Self.header(of: token)
-        guard header.alg == "RS256" else { throw ProviderFailure.invalidToken("alg must be RS256") }
+        guard header.alg == "RS256" || header.alg == "ES256" else { throw ProviderFailure.invalidToken("alg must be RS256 or ES256") }
         guard let kid = header.kid, !kid.isEmpty else { throw ProviderFailure.invalidToken("kid is required") }
         let keys = try await provider.keys(for: kid, now: now)
         let claims: IDTokenClaims
@@ -37,16 +38,30 @@ package struct IDTokenVerifier: Sendable {
         } catch let error as JWTError {
             throw ProviderFailure.invalidToken(Self.reason(error))
         }
+        try await checkIssuer(claims, now: now)
         try check(claims, nonce: nonce, now: now)
-        return ExternalIdentity(
-            provider: .google, subject: claims.subject.value, email: claims.email.map(EmailAddress.normalized),
+        var identity = ExternalIdentity(
+            provider: settings.identityProvider, subject: claims.subject.value, email: claims.email.map(EmailAddress.normalized),
             emailVerified: claims.emailVerified?.value ?? false, name: claims.name, picture: claims.picture,
             usableUntil: claims.expires.value.addingTimeInterval(settings.leeway)
         )
+        identity.isPrivateEmail = claims.isPrivateEmail?.value ?? false
+        return identity
+    }
+
+    private func checkIssuer(_ claims: IDTokenClaims, now: Date) async throws {
+        let iss = claims.issuer.value
+        if settings.kind == .microsoft {
+            let discovered = try await provider.metadata(now: now).issuer
+            guard settings.acceptsMicrosoftIssuer(iss, tenantID: claims.tenantID, discoveredIssuer: discovered) else {
+                throw ProviderFailure.invalidToken("iss is not the tenant's")
+            }
+        } else {
+            guard settings.acceptedIssuers.contains(iss) else { throw ProviderFailure.invalidToken("iss is not the provider") }
+        }
     }
 
     private func check(_ claims: IDTokenClaims, nonce: NonceCheck, now: Date) throws {
-        guard settings.acceptedIssuers.contains(claims.issuer.value) else { throw ProviderFailure.invalidToken("iss is not the provider") }
         if let azp = claims.authorizedPresenter, !settings.clientIDs.contains(azp) {
             throw ProviderFailure.invalidToken("azp is not one of our clients")
         }

@@ -7,19 +7,32 @@ package struct OIDCDiscovery: Decodable, Sendable, Equatable {
     package let authorizationEndpoint: String
     package let tokenEndpoint: String
     package let jwksURI: String
+    /// How the token endpoint wants the client to prove itself; absent means
+    /// `client_secret_basic` (OpenID Connect Discovery §3).
+    package var tokenEndpointAuthMethods: [String]?
 
     package enum CodingKeys: String, CodingKey {
         case issuer
         case authorizationEndpoint = "authorization_endpoint"
         case tokenEndpoint = "token_endpoint"
         case jwksURI = "jwks_uri"
+        case tokenEndpointAuthMethods = "token_endpoint_auth_methods_supported"
+    }
+
+    /// Whether the client secret goes in the form (`client_secret_post`) rather than HTTP Basic:
+    /// only when the provider lists `client_secret_post` and not `client_secret_basic`.
+    package var wantsSecretInForm: Bool {
+        guard let methods = tokenEndpointAuthMethods else { return false }
+        return methods.contains("client_secret_post") && !methods.contains("client_secret_basic")
     }
 }
 
-/// A token endpoint's answer to an authorization code: only the ID token matters here.
+/// A token endpoint's answer to an authorization code: the ID token, and the access token
+/// (GitHub's only answer, for its user API).
 package struct OIDCTokenResponse: Decodable, Sendable {
     package let idToken: String?
-    package enum CodingKeys: String, CodingKey { case idToken = "id_token" }
+    package let accessToken: String?
+    package enum CodingKeys: String, CodingKey { case idToken = "id_token", accessToken = "access_token" }
 }
 
 /// A token endpoint's refusal (RFC 6749 §5.2).

@@ -40,7 +40,11 @@ package actor OIDCProviderClient {
         guard let document = try? JSONDecoder().decode(OIDCDiscovery.self, from: data) else {
             throw unavailable("discovery document is not valid")
         }
-        guard document.issuer == settings.issuer else { throw unavailable("discovery names another issuer") }
+        // Microsoft's multi-tenant and domain-named tenants name their issuer by tenant id
+        // (or `{tenantid}`); the token's `iss` is checked against it (``IDTokenVerifier``).
+        let sameIssuer = document.issuer == settings.issuer
+            || (settings.kind == .microsoft && settings.origin.map { document.issuer.hasPrefix($0 + "/") } == true)
+        guard sameIssuer else { throw unavailable("discovery names another issuer") }
         discovery = (document, now.addingTimeInterval(lifetime))
         return document
     }
@@ -65,12 +69,19 @@ package actor OIDCProviderClient {
         let document = try await metadata(now: now)
         let (data, lifetime) = try await get(document.jwksURI)
         guard let set = try? JSONDecoder().decode(JWKS.self, from: data) else { throw unavailable("key set is not valid") }
-        // RS256 only: other keys are never used, whatever a token's header says.
-        let usable = set.keys.filter { $0.keyType == .rsa && $0.keyIdentifier != nil && ($0.algorithm == nil || $0.algorithm == .rs256) }
+        // RS256 and ES256 only: other keys are never used, whatever a token's header says.
+        let usable = set.keys.filter { key in
+            guard key.keyIdentifier != nil else { return false }
+            switch key.keyType {
+            case .rsa: return key.algorithm == nil || key.algorithm == .rs256
+            case .ecdsa: return (key.algorithm == nil || key.algorithm == .es256) && key.curve == .ecdsa(.p256)
+            default: return false
+            }
+        }
         let collection = JWTKeyCollection()
         var kids: Set<String> = []
         for var key in usable {
-            key.algorithm = .rs256
+            key.algorithm = key.keyType == JWK.KeyType.rsa ? JWK.Algorithm.rs256 : JWK.Algorithm.es256
             guard (try? await collection.add(jwk: key)) != nil, let kid = key.keyIdentifier?.string else { continue }
             kids.insert(kid)
         }
@@ -79,32 +90,62 @@ package actor OIDCProviderClient {
         logger.info("Provider keys fetched", metadata: ["oidc.issuer": "\(settings.issuer)", "keys": "\(kids.count)"])
     }
 
-    /// Exchanges an authorization code (with its PKCE verifier) for an ID token.
-    package func exchange(code: String, redirectURI: String, verifier: String?, clientID: String, now: Date) async throws -> String {
-        let document = try await metadata(now: now)
+    /// Exchanges an authorization code (with its PKCE verifier) for the provider's tokens.
+    ///
+    /// The client authenticates as the provider's metadata says: HTTP Basic unless only
+    /// `client_secret_post` is offered (RFC 6749 §2.3.1); a provider without discovery
+    /// (GitHub) names its token endpoint and takes the secret in the form.
+    package func exchange(
+        code: String, redirectURI: String, verifier: String?, now: Date, tokenEndpoint: String? = nil
+    ) async throws -> OIDCTokenResponse {
+        let endpoint: String
+        let secretInForm: Bool
+        if let tokenEndpoint {
+            (endpoint, secretInForm) = (tokenEndpoint, true)
+        } else {
+            let document = try await metadata(now: now)
+            (endpoint, secretInForm) = (document.tokenEndpoint, document.wantsSecretInForm)
+        }
+        let clientID = settings.clientIDs[0]
         var form = ["grant_type": "authorization_code", "code": code, "redirect_uri": redirectURI, "client_id": clientID]
         if let verifier { form["code_verifier"] = verifier }
-        if let secret = settings.clientSecret { form["client_secret"] = secret }
-        var request = HTTPClientRequest(url: document.tokenEndpoint)
+        var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
+        if let secret = settings.clientSecret {
+            if secretInForm {
+                form["client_secret"] = secret
+            } else {
+                let pair = FormEncoding.component(clientID) + ":" + FormEncoding.component(secret)
+                request.headers.add(name: "Authorization", value: "Basic " + Data(pair.utf8).base64EncodedString())
+            }
+        }
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
         let (status, data) = try await send(request)
-        if (400..<500).contains(status) {
-            let error = (try? JSONDecoder().decode(OIDCErrorResponse.self, from: data))?.error ?? "HTTP \(status)"
+        let refusal = try? JSONDecoder().decode(OIDCErrorResponse.self, from: data)
+        // GitHub refuses a code with HTTP 200 and an `error` field.
+        if (400..<500).contains(status) || (status == 200 && refusal != nil) {
+            let error = refusal?.error ?? "HTTP \(status)"
             logger.notice("Provider refused the code", metadata: ["oidc.issuer": "\(settings.issuer)", "oidc.error": "\(error)"])
             throw ProviderFailure.invalidCode
         }
-        guard status == 200, let token = (try? JSONDecoder().decode(OIDCTokenResponse.self, from: data))?.idToken else {
-            throw unavailable("token endpoint answered HTTP \(status) without an ID token")
+        guard status == 200, let tokens = try? JSONDecoder().decode(OIDCTokenResponse.self, from: data) else {
+            throw unavailable("token endpoint answered HTTP \(status)")
         }
-        return token
+        return tokens
     }
 
-    private func get(_ url: String) async throws -> (Data, TimeInterval) {
+    /// A JSON document from the provider, with an access token where the API needs one.
+    package func document(_ url: String, bearer: String? = nil) async throws -> Data {
+        try await get(url, bearer: bearer).0
+    }
+
+    private func get(_ url: String, bearer: String? = nil) async throws -> (Data, TimeInterval) {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "Gatehouse")
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer " + bearer) }
         let response: HTTPClientResponse
         do {
             response = try await HTTPClient.shared.execute(request, timeout: timeout)
@@ -135,11 +176,13 @@ package actor OIDCProviderClient {
 /// `application/x-www-form-urlencoded`, as token endpoints expect.
 package enum FormEncoding {
     package static func encode(_ fields: [String: String]) -> String {
-        var allowed = CharacterSet.alphanumerics
+        fields.sorted { $0.key < $1.key }.map { key, value in component(key) + "=" + component(value) }.joined(separator: "&")
+    }
+
+    /// One name or value, percent-encoded but for RFC 3986's unreserved characters.
+    package static func component(_ text: String) -> String {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         allowed.insert(charactersIn: "-._~")
-        return fields.sorted { $0.key < $1.key }.map { key, value in
-            (key.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
-                + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
-        }.joined(separator: "&")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 import GatehouseCore
 import Logging
 
-/// The ``OpenIDProvider`` the server runs with: discovery, keys and the token endpoint over
-/// HTTP (``OIDCProviderClient``), and ID tokens checked by ``IDTokenVerifier``.
-package struct OpenIDConnectProvider: OpenIDProvider {
+/// The ``ExternalProvider`` for every OpenID Connect issuer (Google, Microsoft, any other):
+/// discovery, keys and the token endpoint over HTTP (``OIDCProviderClient``), and ID tokens
+/// checked by ``IDTokenVerifier``.
+package struct OpenIDConnectProvider: ExternalProvider {
     package let client: OIDCProviderClient
     package let verifier: IDTokenVerifier
 
@@ -17,8 +18,11 @@ package struct OpenIDConnectProvider: OpenIDProvider {
         try await client.metadata(now: now).authorizationEndpoint
     }
 
-    package func exchange(code: String, redirectURI: String, verifier: String?, clientID: String, now: Date) async throws -> String {
-        try await client.exchange(code: code, redirectURI: redirectURI, verifier: verifier, clientID: clientID, now: now)
+    package func identity(fromCode code: String, redirectURI: String, verifier: String?, nonce: NonceCheck, now: Date) async throws
+        -> ExternalIdentity {
+        let tokens = try await client.exchange(code: code, redirectURI: redirectURI, verifier: verifier, now: now)
+        guard let token = tokens.idToken else { throw ProviderFailure.providerUnavailable }
+        return try await self.verifier.verify(token, nonce: nonce, now: now)
     }
 
     package func verify(_ token: String, nonce: NonceCheck, now: Date) async throws -> ExternalIdentity {

@@ -14,6 +14,8 @@ import Logging
 public final class LocalKeyProvider: Sendable {
     public let issuer: String
     public static let kid = "local-key"
+    /// The P-256 key's id: ``token(_:kid:)`` with it signs ES256.
+    public static let ecKid = "local-ec"
     let signer: JWTKeyCollection
     let server: Task<Void, any Error>
 
@@ -21,6 +23,8 @@ public final class LocalKeyProvider: Sendable {
         let key = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
         let signer = JWTKeyCollection()
         await signer.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+        let ec = ES256PrivateKey()
+        await signer.add(ecdsa: ec, kid: JWKIdentifier(string: ecKid))
         let (modulus, exponent) = try key.publicKey.getKeyPrimitives()
         let ports = AsyncStream.makeStream(of: Int.self)
         let issuer = IssuerBox()
@@ -32,7 +36,18 @@ public final class LocalKeyProvider: Sendable {
             ])
         }
         let jwk = ["kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig", "n": modulus.base64URL, "e": exponent.base64URL]
-        router.get("/jwks") { _, _ in JSONDocument(["keys": [jwk]]) }
+        let ecJWK = ["kty": "EC", "kid": ecKid, "alg": "ES256", "use": "sig", "crv": "P-256", "x": ec.parameters?.x ?? "", "y": ec.parameters?.y ?? ""]
+        router.get("/jwks") { _, _ in JSONDocument(["keys": [jwk, ecJWK]]) }
+        // Microsoft's multi-tenant endpoints: their issuer names `{tenantid}`.
+        for tenant in ["common", "organizations", "consumers"] {
+            router.get("/\(tenant)/v2.0/.well-known/openid-configuration") { _, _ in
+                let base = issuer.value
+                return JSONDocument([
+                    "issuer": base + "/{tenantid}/v2.0", "authorization_endpoint": base + "/authorize", "token_endpoint": base + "/token",
+                    "jwks_uri": base + "/jwks",
+                ])
+            }
+        }
         var logger = Logger(label: "local-key-provider")
         logger.logLevel = .critical
         let app = Application(
@@ -52,8 +67,8 @@ public final class LocalKeyProvider: Sendable {
     }
 
     /// Signs an ID token with these claims (nil ones are left out).
-    public func token(_ claims: LocalIDToken) async throws -> String {
-        try await signer.sign(claims, kid: JWKIdentifier(string: Self.kid))
+    public func token(_ claims: LocalIDToken, kid: String = LocalKeyProvider.kid) async throws -> String {
+        try await signer.sign(claims, kid: JWKIdentifier(string: kid))
     }
 
     public func stop() {
@@ -74,6 +89,10 @@ public struct LocalIDToken: JWTPayload {
     public var email_verified: Bool?
     public var name: String?
     public var hd: String?
+    /// Microsoft's tenant id.
+    public var tid: String?
+    /// Apple's spelling of `email_verified`: the string `"true"` or `"false"` (replaces the boolean).
+    public var emailVerifiedText: String?
 
     public init(iss: String, sub: String, aud: [String], now: Date = Date(), lifetime: TimeInterval = 600, nonce: String? = nil) {
         self.iss = iss
@@ -87,7 +106,7 @@ public struct LocalIDToken: JWTPayload {
         name = "Local \(sub)"
     }
 
-    enum CodingKeys: String, CodingKey { case iss, sub, aud, exp, iat, azp, nonce, email, email_verified, name, hd }
+    enum CodingKeys: String, CodingKey { case iss, sub, aud, exp, iat, azp, nonce, email, email_verified, name, hd, tid }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -99,7 +118,12 @@ public struct LocalIDToken: JWTPayload {
         try container.encodeIfPresent(azp, forKey: .azp)
         try container.encodeIfPresent(nonce, forKey: .nonce)
         try container.encodeIfPresent(email, forKey: .email)
-        try container.encodeIfPresent(email_verified, forKey: .email_verified)
+        if let emailVerifiedText {
+            try container.encode(emailVerifiedText, forKey: .email_verified)
+        } else {
+            try container.encodeIfPresent(email_verified, forKey: .email_verified)
+        }
+        try container.encodeIfPresent(tid, forKey: .tid)
         try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(hd, forKey: .hd)
     }

@@ -23,7 +23,7 @@ extension GraphQLResolver {
         case (nil, let token?): proof = .idToken(token, nonce: input.nonce)
         default: throw GatehouseError.invalidRequest("give exactly one of code and idToken")
         }
-        let signIn = try await context.services.pipeline.signIn(.google(proof), from: context.request.client)
+        let signIn = try await context.services.pipeline.signIn(.provider(.google, proof), from: context.request.client)
         context.deviceToken.withLockedValue { $0 = signIn.deviceToken }
         return AuthPayload(signIn.grant)
     }

@@ -24,8 +24,6 @@ package struct WebController {
     package let phoneCountries: [PhoneCountry]
     /// The copy and countries for the phone and code screens' script, built once.
     package let phoneConfigJSON: String
-    /// The Google button's machine (seeds 002 and 004).
-    package let providerButton: ProviderButton
     /// The app's logo file (`login.logo`), read once; `nil` shows Gatehouse's mark.
     package let logo: (type: String, data: Data)?
     /// Signs the cookie that carries analytics events to the next page.
@@ -42,7 +40,6 @@ package struct WebController {
         themeCSS = LoginPage.themeCSS(login.theme)
         phoneCountries = services.phone?.countries() ?? []
         phoneConfigJSON = PhonePage.configJSON(login, countries: phoneCountries)
-        providerButton = ProviderButton(configuration: login)
         logo = login.logo.flatMap { logo in
             (try? Data(contentsOf: URL(fileURLWithPath: logo.path))).map { (type: logo.mediaType, data: $0) }
         }
@@ -61,7 +58,7 @@ package struct WebController {
         pages.post("/login", use: submitLogin)
         addPhoneRoutes(to: pages)
         pages.get("/home", use: showHome)
-        addGoogleRoutes(to: pages)
+        addProviderRoutes(to: pages)
         pages.post("/logout", use: logout)
         addAccountRoutes(to: pages)
         addPasskeyRoutes(to: pages)
@@ -119,7 +116,7 @@ package struct WebController {
             values["phone"] = services.phone?.displayed(phone) ?? phone
         }
         if let principal = context.identity {
-            values.merge(try await homeGoogleContext(request, user: principal.user)) { _, new in new }
+            values.merge(try await homeProviderContext(request, user: principal.user)) { _, new in new }
             values.merge(try await homePasskeyContext(request, principal: principal)) { _, new in new }
             values.merge(try await homeDeviceContext(request, principal: principal)) { _, new in new }
             values.merge(try await homeFactorContext(principal: principal)) { _, new in new }
@@ -141,7 +138,7 @@ package struct WebController {
     }
 
     package func page(
-        state: LoginState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?, provider: ProviderButtonState = ProviderButtonState(),
+        state: LoginState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?, provider: ProviderLanded = ProviderLanded(),
         resendTo: String? = nil, passkey: [String: Any] = [:]
     ) throws -> Response {
         let page = LoginPage(configuration: configuration, state: state, csrf: csrf, configJSON: configJSON, retryAfter: retryAfter)

@@ -20,7 +20,7 @@ package struct WebResources: Sendable {
             "home": try MustacheTemplate(string: read("home.mustache")),
             "phone": try MustacheTemplate(string: read("phone.mustache")),
             "code": try MustacheTemplate(string: read("code.mustache")),
-            "google": try MustacheTemplate(string: read("google.mustache")),
+            "providers": try MustacheTemplate(string: read("providers.mustache")),
             "welcome": try MustacheTemplate(string: read("welcome.mustache")),
             "brandmark": try MustacheTemplate(string: read("brandmark.mustache")),
             "account": try MustacheTemplate(string: read("account.mustache")),

@@ -47,7 +47,10 @@ import Testing
                 try await core.pipeline.signIn(.phoneCode(verificationID: "ghv_x", code: "123456"), from: CoreHarness.client)
             }
             await #expect(throws: GatehouseError.methodNotOffered(.google)) {
-                try await core.pipeline.signIn(.google(.idToken("eyJ.x.y", nonce: nil)), from: CoreHarness.client)
+                try await core.pipeline.signIn(.provider(.google, .idToken("eyJ.x.y", nonce: nil)), from: CoreHarness.client)
+            }
+            await #expect(throws: GatehouseError.methodNotOffered(SignInMethods.Method(rawValue: "acme-sso"))) {
+                try await core.pipeline.signIn(.provider(SignInMethods.Method(rawValue: "acme-sso"), .idToken("eyJ.x.y", nonce: nil)), from: CoreHarness.client)
             }
             let counters = try await core.repository.counters([LimitKey.signInAddress(CoreHarness.client.address).storageKey])
             #expect(counters.isEmpty)

@@ -87,7 +87,7 @@ import WebSurface
     }
 }
 
-/// The `?google=` landing is typed at both ends: every refused provider sign-in lands on a value
+/// The `?signin=…&provider=…` landing is typed at both ends: every refused provider sign-in lands on a value
 /// the page knows, and every value the page knows leads to the button's outcome (or Home's notice).
 @Suite struct ProviderLandingTests {
     @Test func I20_everyRefusalLandsOnAValueThePageTurnsBackIntoItsOutcome() {
@@ -103,7 +103,8 @@ import WebSurface
             #expect(ProviderLanding(rawValue: landing.rawValue) == landing, "its URL value reads back")
         }
         #expect(ProviderLanding.allCases.filter { $0.outcome == nil } == [.lastMethod], "only Home's notice is no button outcome")
-        #expect(ProviderLanding.rejected.url("/login") == "/login?google=rejected")
+        #expect(ProviderLanding.rejected.url("/login", provider: .google) == "/login?signin=rejected&provider=google")
+        #expect(ProviderLanding.cancelled.url("/home", provider: .github) == "/home?signin=cancelled&provider=github")
         #expect(ProviderLanding(rawValue: "<script>") == nil, "a hand-typed value shows nothing")
     }
 }

@@ -49,12 +49,12 @@ import Testing
         let webScreen: Set<String> = [
             "GET /", "GET /login", "POST /login", "GET /home", "POST /logout", "GET /assets/{name}",
             "GET /login/phone", "POST /login/phone", "GET /login/code", "POST /login/code", "POST /login/code/resend",
-            "GET /register", "POST /register", "GET /welcome", "POST /welcome", "POST /home/google/unlink",
+            "GET /register", "POST /register", "GET /welcome", "POST /welcome", "POST /home/{provider}/unlink",
             "GET /assets/logo", "GET /signup", "POST /signup", "GET /verify-email", "POST /verify-email", "POST /verify-email/resend",
             "GET /forgot-password", "POST /forgot-password", "GET /reset-password", "POST /reset-password",
             "POST /login/passkey/options", "POST /login/passkey", "POST /home/passkeys/options", "POST /home/passkeys",
             "POST /home/passkeys/decline", "POST /home/passkeys/{id}/rename", "POST /home/passkeys/{id}/delete",
-            "POST /home/devices/{id}/sign-out", "GET /home/passkeys/{id}/delete", "GET /home/devices/{id}/sign-out", "GET /home/google/unlink",
+            "POST /home/devices/{id}/sign-out", "GET /home/passkeys/{id}/delete", "GET /home/devices/{id}/sign-out", "GET /home/{provider}/unlink",
             "GET /login/mfa", "POST /login/mfa", "POST /login/mfa/passkey/options", "POST /login/mfa/passkey", "GET /home/mfa", "POST /home/mfa/setup", "POST /home/mfa/verify",
             "GET /home/mfa/{id}/remove", "POST /home/mfa/{id}/remove", "GET /home/mfa/recovery-codes", "POST /home/mfa/recovery-codes",
         ]

@@ -49,7 +49,7 @@ import Testing
             // Accepted, so the server asks the provider, which is down: the login page says so.
             let response = try await client.execute(uri: "/auth/google/start?return_to=%2Fhome", method: .get)
             #expect(response.status == .ok)
-            #expect(String(buffer: response.body).contains("/login?google=failed"))
+            #expect(String(buffer: response.body).contains("/login?signin=failed&amp;provider=google"))
         }
     }
 }

@@ -33,6 +33,8 @@ public enum AccountFeature: String, Sendable, Equatable {
     case passkeys
     /// Two-step verification (the app file's `mfa` block).
     case secondFactors = "mfa"
+    /// Signing in with an external provider (the app file's `providers`).
+    case providers
 
     /// How a sentence names it.
     public var displayName: String {
@@ -41,6 +43,7 @@ public enum AccountFeature: String, Sendable, Equatable {
         case .passwordReset: "password reset"
         case .passkeys: "passkeys"
         case .secondFactors: "two-step verification"
+        case .providers: "sign-in with a provider"
         }
     }
 }

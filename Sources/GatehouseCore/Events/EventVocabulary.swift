@@ -8,6 +8,11 @@ public enum SignInMethodName: String, Sendable, Equatable, CaseIterable {
     case password
     case phone
     case google
+    case apple
+    case github
+    case microsoft
+    /// Any other OpenID Connect provider the app file configures.
+    case oidc
     case emailLink = "email_link"
     case passwordReset = "password_reset"
     case passkey
@@ -21,7 +26,7 @@ public enum SignInMethodName: String, Sendable, Equatable, CaseIterable {
         switch self {
         case .password: .password
         case .phone: .otp
-        case .google: .oauth
+        case .google, .apple, .github, .microsoft, .oidc: .oauth
         case .emailLink: .magiclink
         case .passwordReset: .recovery
         case .passkey: .webauthn

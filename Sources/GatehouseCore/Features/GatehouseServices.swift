@@ -55,9 +55,9 @@ public struct GatehouseServices: Sendable {
         return factors
     }
 
-    /// The external provider, or the refusal of a server without one.
+    /// The provider registry, or the refusal of a server without providers.
     package func providerSignIn() throws -> ProviderSignIn {
-        guard let providers else { throw GrantKind.google.notOffered }
+        guard let providers else { throw GrantKind.provider.notOffered }
         return providers
     }
 }

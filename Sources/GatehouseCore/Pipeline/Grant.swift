@@ -1,4 +1,5 @@
 import GatehouseModel
+import LoginCore
 
 /// One way into an account: what a client presents to ``SignInPipeline/signIn(_:from:)``.
 ///
@@ -9,8 +10,9 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
     case password(identifier: String, password: String)
     /// A one-time code sent by SMS, named by the verification id its request returned.
     case phoneCode(verificationID: String, code: String)
-    /// Proof from Google (or the configured OpenID provider) of who is signing in.
-    case google(ProviderProof)
+    /// Proof from a configured provider (by its app-file id: `google`, `apple`, `acme-sso`) of
+    /// who is signing in.
+    case provider(SignInMethods.Method, ProviderProof)
     /// The one-time code a finished provider flow returned to an app, with the app's PKCE verifier.
     case flowCode(code: String, verifier: String)
     /// A verification mail's link or code: proves the address, and signs in.
@@ -30,7 +32,7 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         case .password(let identifier, _): EmailAddress.normalized(identifier)
         case .phoneCode(let verificationID, _): verificationID
         // Not an account: each proof counts on its own, and the address limit bounds them all.
-        case .google(let proof): "google:" + RefreshToken.hash(proof.secret)
+        case .provider(let id, let proof): id.rawValue + ":" + RefreshToken.hash(proof.secret)
         case .flowCode(let code, _): "flow:" + RefreshToken.hash(code)
         // A code counts against its address, like a password; a link's token on its own.
         case .emailLink(let proof), .passwordReset(let proof, _): proof.identifier
@@ -46,7 +48,10 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .password: .password
         case .phoneCode: .phone
-        case .google, .flowCode: .google
+        // A built-in id is its kind; any other is an OpenID Connect provider's.
+        case .provider(let id, _): (ProviderKind(builtIn: id) ?? .oidc).method
+        // Which provider's flow it finished is known once it is verified (``Verified/method``).
+        case .flowCode: .oidc
         case .emailLink: .emailLink
         case .passwordReset: .passwordReset
         case .passkey: .passkey
@@ -90,7 +95,7 @@ public struct SecondFactorProof: Sendable, Equatable {
     }
 }
 
-/// What an app presents from Google: an ID token it obtained itself, an authorization code for
+/// What an app presents from a provider: an ID token it obtained itself, an authorization code for
 /// the server to exchange (seed 002), or the provider's answer to one of the server's own flows.
 public enum ProviderProof: Sendable, Equatable {
     /// An ID token and the nonce the app sent with its request (GoTrue's hashed-nonce rule).

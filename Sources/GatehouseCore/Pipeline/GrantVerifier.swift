@@ -17,7 +17,7 @@ package protocol GrantVerifier: Sendable {
 package enum GrantKind: Sendable, Hashable, CaseIterable {
     case password
     case phoneCode
-    case google
+    case provider
     case flowCode
     case emailLink
     case passwordReset
@@ -28,7 +28,7 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
     /// email was never proved: every way in but the mails that prove the address themselves.
     package var mustFindTheEmailVerified: Bool {
         switch self {
-        case .password, .phoneCode, .google, .flowCode, .passkey: true
+        case .password, .phoneCode, .provider, .flowCode, .passkey: true
         case .emailLink, .passwordReset, .secondFactor: false
         }
     }
@@ -38,7 +38,7 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
         switch self {
         case .password, .emailLink, .passwordReset: .methodNotOffered(.email)
         case .phoneCode: .methodNotOffered(.phone)
-        case .google, .flowCode: .methodNotOffered(.google)
+        case .provider, .flowCode: .featureNotOffered(.providers)
         case .passkey: .featureNotOffered(.passkeys)
         case .secondFactor: .featureNotOffered(.secondFactors)
         }
@@ -46,12 +46,19 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
 }
 
 extension Grant {
+    /// The refusal of this grant when no enabled service verifies it; a provider the app does
+    /// not configure is named.
+    package var notOffered: GatehouseError {
+        if case .provider(let id, _) = self { return .methodNotOffered(id) }
+        return kind.notOffered
+    }
+
     /// The grant's kind, which names its verifier.
     package var kind: GrantKind {
         switch self {
         case .password: .password
         case .phoneCode: .phoneCode
-        case .google: .google
+        case .provider: .provider
         case .flowCode: .flowCode
         case .emailLink: .emailLink
         case .passwordReset: .passwordReset

@@ -10,8 +10,9 @@ extension SignInPipeline {
     package func signInToWeb(_ grant: Grant, from client: ClientInfo, replacing previousID: String?) async throws -> WebSignIn {
         guard !grant.kind.isStepUpOnly else { throw GatehouseError.unauthenticated }
         let admitted = try await admit(grant, from: client)
+        let method = admitted.method ?? grant.method
         let id = try await openWebSession(
-            for: admitted.user, method: grant.method, assurance: .signedIn(with: grant.method, at: now), client: client, replacing: previousID
+            for: admitted.user, method: method, assurance: .signedIn(with: method, at: now), client: client, replacing: previousID
         )
         return WebSignIn(sessionID: id, deviceToken: admitted.deviceToken, isNewUser: admitted.isNewUser)
     }

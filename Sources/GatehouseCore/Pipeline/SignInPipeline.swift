@@ -38,9 +38,8 @@ public final class SignInPipeline: Sendable {
     package func signIn(_ grant: Grant, from client: ClientInfo) async throws -> SignIn {
         guard !grant.kind.isStepUpOnly else { throw GatehouseError.unauthenticated }
         let admitted = try await admit(grant, from: client)
-        return try await openAPISession(
-            for: admitted, assurance: .signedIn(with: grant.method, at: now), method: grant.method, client: client
-        )
+        let method = admitted.method ?? grant.method
+        return try await openAPISession(for: admitted, assurance: .signedIn(with: method, at: now), method: method, client: client)
     }
 
     /// Opens an API session for an admitted grant: its first refresh token, and the access
@@ -74,7 +73,7 @@ public final class SignInPipeline: Sendable {
     }
 
     private func admitting(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
-        guard let verifier = verifiers[grant.kind] else { throw grant.kind.notOffered }
+        guard let verifier = verifiers[grant.kind] else { throw grant.notOffered }
         try verifier.check(grant)
         let limiter = context.limiter, logger = context.logger
         let attempt = try await limiter.admit(grant.identifier, from: client, now: now)
@@ -130,7 +129,7 @@ public final class SignInPipeline: Sendable {
         }
         return Admission(
             user: user, deviceToken: try await limiter.recordSuccess(attempt, now: now), isNewUser: verified.isNewUser,
-            flow: verified.flow, recoveryCodes: verified.recoveryCodes
+            flow: verified.flow, recoveryCodes: verified.recoveryCodes, method: verified.method
         )
     }
 
@@ -188,6 +187,8 @@ package struct Verified: Sendable {
     package var flow: OIDCFlowRecord?
     /// Recovery codes made by this grant (a first factor's first code), shown once.
     package var recoveryCodes: [String]?
+    /// How the sign-in is named when the grant alone cannot say (a flow code: its flow's provider).
+    package var method: SignInMethodName?
 }
 
 /// A grant that passed every limit and its verifier.
@@ -197,4 +198,6 @@ package struct Admission: Sendable {
     package let isNewUser: Bool
     package let flow: OIDCFlowRecord?
     package var recoveryCodes: [String]?
+    /// The verifier's name for the sign-in, when the grant alone cannot say.
+    package var method: SignInMethodName?
 }

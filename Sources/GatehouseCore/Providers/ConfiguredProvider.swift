@@ -1,17 +1,18 @@
 import Crypto
 import Foundation
 import Logging
+import LoginCore
 
-/// Everything the server needs to sign people in with one OpenID provider (Google).
+/// Everything the server needs to sign people in with one provider of the registry.
 ///
 /// A flow's secrets are never stored: its nonce and PKCE verifier are HMACs of its `state`
 /// under a server key every instance shares, so any instance can finish a flow another began.
 package struct ConfiguredProvider: Sendable {
     package let settings: ExternalProviderSettings
     /// The provider itself, behind the core's seam.
-    package let provider: any OpenIDProvider
+    package let provider: any ExternalProvider
     package let flowKey: SymmetricKey
-    /// `<public URL>/auth/google/callback`.
+    /// `<public URL>/auth/<id>/callback`.
     package let callbackURL: String
 
     /// How long a started flow waits for the provider's answer.
@@ -22,26 +23,27 @@ package struct ConfiguredProvider: Sendable {
 
     /// Sign-in with one provider, with the flow key every instance shares.
     package static func open(
-        _ settings: ExternalProviderSettings, provider: any OpenIDProvider, secrets: some SecretRepository, publicURL: String
+        _ settings: ExternalProviderSettings, provider: any ExternalProvider, secrets: some SecretRepository, publicURL: String
     ) async throws -> ConfiguredProvider {
         ConfiguredProvider(
             settings: settings, provider: provider, flowKey: try await secrets.key(named: secretName), publicURL: publicURL
         )
     }
-    package static let scopes = "openid email profile"
-
     /// ID tokens longer than this are refused before they are parsed.
     package static let maximumIDTokenBytes = 16 * 1024
 
-    package init(settings: ExternalProviderSettings, provider: any OpenIDProvider, flowKey: SymmetricKey, publicURL: String) {
+    package init(settings: ExternalProviderSettings, provider: any ExternalProvider, flowKey: SymmetricKey, publicURL: String) {
         self.settings = settings
         self.provider = provider
         self.flowKey = flowKey
-        callbackURL = (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/auth/google/callback"
+        callbackURL = (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/auth/\(settings.id.rawValue)/callback"
     }
 
     /// The client id the server's own flows use (the first configured: the web client).
     package var webClientID: String { settings.clientIDs[0] }
+
+    package var id: SignInMethods.Method { settings.id }
+    package var kind: ProviderKind { settings.kind }
 
     package func nonce(forState state: String) -> String { derive("nonce", state) }
 
@@ -55,12 +57,17 @@ package struct ConfiguredProvider: Sendable {
             URLQueryItem(name: "response_type", value: "code"),
             URLQueryItem(name: "client_id", value: webClientID),
             URLQueryItem(name: "redirect_uri", value: callbackURL),
-            URLQueryItem(name: "scope", value: Self.scopes),
+            URLQueryItem(name: "scope", value: kind.scopes),
             URLQueryItem(name: "state", value: state),
-            URLQueryItem(name: "nonce", value: nonce(forState: state)),
-            URLQueryItem(name: "code_challenge", value: Self.challenge(for: codeVerifier(forState: state))),
-            URLQueryItem(name: "code_challenge_method", value: "S256"),
         ]
+        if kind.speaksOpenIDConnect { items.append(URLQueryItem(name: "nonce", value: nonce(forState: state))) }
+        if kind.usesPKCE {
+            items += [
+                URLQueryItem(name: "code_challenge", value: Self.challenge(for: codeVerifier(forState: state))),
+                URLQueryItem(name: "code_challenge_method", value: "S256"),
+            ]
+        }
+        if kind.postsItsAnswer { items.append(URLQueryItem(name: "response_mode", value: "form_post")) }
         if let domain = settings.hostedDomain { items.append(URLQueryItem(name: "hd", value: domain)) }
         components.queryItems = items
         // `+` is legal in a query but read as a space by form decoders; encode it.
@@ -103,4 +110,9 @@ package struct ConfiguredProvider: Sendable {
     private func derive(_ purpose: String, _ state: String) -> String {
         Data(HMAC<SHA256>.authenticationCode(for: Data("\(purpose):\(state)".utf8), using: flowKey)).base64URLEncoded()
     }
+}
+
+extension ConfiguredProvider {
+    /// The button's provider: its id and label.
+    package var descriptor: ProviderDescriptor { ProviderDescriptor(id: settings.id, label: settings.label) }
 }

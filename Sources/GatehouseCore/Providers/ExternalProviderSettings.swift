@@ -1,15 +1,24 @@
 import Foundation
+import LoginCore
 
-/// An OpenID Connect provider a server trusts for sign-in (Google, or any provider that speaks
-/// OpenID Connect): `serve --google-issuer --google-client-id --google-client-secret`.
+/// One provider a server trusts for sign-in: Google, Apple, GitHub, Microsoft or any OpenID
+/// Connect issuer, with its client ids and what the app file says about it.
 ///
-/// The issuer must be `https`, except on loopback, where tests run a local provider over plain
-/// `http`. Client ids are every app's (web, iOS, Android): an ID token must name one of them
-/// as its audience. The web flow uses the first with the client secret.
+/// The issuer (GitHub's: its base URL) must be `https`, except on loopback, where tests run a
+/// local provider over plain `http`. Client ids are every app's (web, iOS, Android): an ID token
+/// must name one of them as its audience. The web flow uses the first with the client secret.
 public struct ExternalProviderSettings: Sendable, Equatable {
     /// Google's issuer, the default.
     public static let googleIssuer = "https://accounts.google.com"
+    /// Where Microsoft's tenants are.
+    public static let microsoftAuthority = "https://login.microsoftonline.com"
+    /// The tenant id every personal Microsoft account's token carries.
+    public static let microsoftConsumersTenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
 
+    /// The app file's id (`google`, `acme-sso`); the button, routes and callback use it.
+    public var id: SignInMethods.Method
+    public var kind: ProviderKind
+    /// The OpenID issuer; GitHub's base URL; Microsoft's `<authority>/<tenant>/v2.0`.
     public var issuer: String
     public var clientIDs: [String]
     public var clientSecret: String?
@@ -19,11 +28,19 @@ public struct ExternalProviderSettings: Sendable, Equatable {
     public var leeway: TimeInterval = 60
     /// Where the app may send people back after a flow: exact URLs; a loopback URL matches any port.
     public var redirectAllowList: [String] = []
+    /// What the button says after "Sign in with" (the app file's `label`; else the kind's name).
+    public var label: String
+    /// Whether a verified email from this provider may link to an existing account.
+    public var trustEmailVerified: Bool
+    /// Microsoft's tenant: `common`, `organizations`, `consumers` or a tenant id.
+    public var tenant: String?
 
     public init(
-        issuer: String = Self.googleIssuer, clientIDs: [String], clientSecret: String? = nil, hostedDomain: String? = nil,
-        leeway: TimeInterval = 60, redirectAllowList: [String] = []
+        id: SignInMethods.Method = .google, kind: ProviderKind = .google, issuer: String = Self.googleIssuer, clientIDs: [String],
+        clientSecret: String? = nil, hostedDomain: String? = nil, leeway: TimeInterval = 60, redirectAllowList: [String] = [],
+        label: String? = nil, trustEmailVerified: Bool? = nil, tenant: String? = nil
     ) throws {
+        guard id.isWellFormed else { throw ExternalProviderError("a provider id is 1 to 32 lowercase letters, digits and dashes: \(id)") }
         guard let url = URL(string: issuer), let host = url.host, url.query == nil,
               url.scheme == "https" || (url.scheme == "http" && Self.isLoopback(host))
         else {
@@ -33,12 +50,52 @@ public struct ExternalProviderSettings: Sendable, Equatable {
             throw ExternalProviderError("at least one client id is required")
         }
         guard (0...60).contains(leeway) else { throw ExternalProviderError("the clock leeway must be 0 to 60 seconds") }
+        if let label, label.isEmpty || label.count > 40 { throw ExternalProviderError("a provider's label is 1 to 40 characters") }
+        self.id = id
+        self.kind = kind
         self.issuer = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         self.clientIDs = clientIDs
         self.clientSecret = clientSecret
         self.hostedDomain = hostedDomain
         self.leeway = leeway
         self.redirectAllowList = redirectAllowList
+        self.label = label ?? (kind == .oidc ? id.rawValue : id.displayName)
+        self.trustEmailVerified = trustEmailVerified ?? kind.trustsEmailByDefault
+        self.tenant = tenant
+    }
+
+    /// Microsoft Entra ID: the v2 issuer of `tenant` under `authority` (another for tests).
+    public static func microsoft(
+        tenant: String = "common", authority: String = microsoftAuthority, clientIDs: [String], clientSecret: String? = nil,
+        label: String? = nil, trustEmailVerified: Bool? = nil, redirectAllowList: [String] = []
+    ) throws -> ExternalProviderSettings {
+        guard !tenant.isEmpty, tenant.count <= 64, tenant.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) else {
+            throw ExternalProviderError("the Microsoft tenant is common, organizations, consumers or a tenant id: \(tenant)")
+        }
+        let base = authority.hasSuffix("/") ? String(authority.dropLast()) : authority
+        return try ExternalProviderSettings(
+            id: .microsoft, kind: .microsoft, issuer: "\(base)/\(tenant)/v2.0", clientIDs: clientIDs, clientSecret: clientSecret,
+            redirectAllowList: redirectAllowList, label: label, trustEmailVerified: trustEmailVerified, tenant: tenant
+        )
+    }
+
+    /// Who vouches for identities this provider asserts.
+    package var identityProvider: IdentityProvider { kind.identityProvider(for: id) }
+
+    /// Microsoft's rule for a token's `iss`: the discovery document's issuer, with the
+    /// token's own `tid` in place of `{tenantid}` for the multi-tenant endpoints, and the tenant
+    /// kind respected (`consumers` only personal accounts, `organizations` none).
+    package func acceptsMicrosoftIssuer(_ iss: String, tenantID: String?, discoveredIssuer: String) -> Bool {
+        guard discoveredIssuer.contains("{tenantid}") else { return iss == discoveredIssuer }
+        guard let tenantID, !tenantID.isEmpty, tenantID.count <= 64,
+              tenantID.allSatisfy({ $0.isHexDigit || $0 == "-" })
+        else { return false }
+        switch tenant {
+        case "consumers": guard tenantID == Self.microsoftConsumersTenant else { return false }
+        case "organizations": guard tenantID != Self.microsoftConsumersTenant else { return false }
+        default: break
+        }
+        return iss == discoveredIssuer.replacingOccurrences(of: "{tenantid}", with: tenantID)
     }
 
     /// The `iss` values an ID token may carry: the issuer, and for Google its second spelling.

@@ -71,6 +71,9 @@ public struct IdentityProvider: RawRepresentable, Hashable, Sendable, Codable {
     public static let email = IdentityProvider(rawValue: "email")
     public static let phone = IdentityProvider(rawValue: "phone")
     public static let google = IdentityProvider(rawValue: "google")
+    public static let apple = IdentityProvider(rawValue: "apple")
+    public static let github = IdentityProvider(rawValue: "github")
+    public static let microsoft = IdentityProvider(rawValue: "microsoft")
 }
 
 /// One signed-in device: created at sign-in, ended by logout, expiry or revocation.

@@ -62,10 +62,11 @@ public struct GatehouseConfiguration: Sendable {
     /// A k-anonymity range API of breached passwords (`--breached-password-check`), such as
     /// `https://api.pwnedpasswords.com/range/`; `nil` checks only the common-password list.
     public var breachedPasswordURL: String?
-    /// Google (or another OpenID provider) for sign-in (`--google-issuer`, `--google-client-id`, …).
-    public var google: ExternalProviderSettings?
-    /// The address people reach this server at (`--public-url`); the provider's callback is
-    /// `<public URL>/auth/google/callback`. Defaults to the address `serve` listens on.
+    /// The external providers for sign-in, in the screen's order: the app file's `providers`,
+    /// and Google from `--google-client-id` and its options.
+    public var providers: [ExternalProviderSettings] = []
+    /// The address people reach this server at (`--public-url`); a provider's callback is
+    /// `<public URL>/auth/<id>/callback`. Defaults to the address `serve` listens on.
     public var publicURL: String?
     /// Origins besides the public URL's that passkey ceremonies may run on (`--passkey-origin`),
     /// such as an Android app's `android:apk-key-hash:…`.
@@ -141,5 +142,21 @@ extension GatehouseConfiguration {
         settings.publicURL = resolvedPublicURL
         settings.clock = clock
         return settings
+    }
+}
+
+extension GatehouseConfiguration {
+    /// The `google` provider of the registry; setting it replaces or adds it (first, when new).
+    public var google: ExternalProviderSettings? {
+        get { providers.first { $0.id == .google } }
+        set {
+            let index = providers.firstIndex { $0.id == .google }
+            switch (index, newValue) {
+            case (let index?, let settings?): providers[index] = settings
+            case (let index?, nil): providers.remove(at: index)
+            case (nil, let settings?): providers.insert(settings, at: 0)
+            case (nil, nil): break
+            }
+        }
     }
 }

@@ -50,12 +50,13 @@ extension GatehouseServices {
             issuer.dispatch.events = configuration.events
             return PhoneCodes(context: context, issuer: issuer)
         }
-        let providers = try await configuration.google.asyncMap { settings in
-            let provider = try await ConfiguredProvider.open(
-                settings, provider: OpenIDConnectProvider(settings: settings, logger: logger), secrets: repository, publicURL: publicURL
-            )
-            return ProviderSignIn(context: context, provider: provider, flows: repository, throttles: repository)
+        var registry: [ConfiguredProvider] = []
+        for settings in configuration.providers {
+            let adapter: any ExternalProvider = settings.kind == .github
+                ? GitHubProvider(settings: settings, logger: logger) : OpenIDConnectProvider(settings: settings, logger: logger)
+            registry.append(try await ConfiguredProvider.open(settings, provider: adapter, secrets: repository, publicURL: publicURL))
         }
+        let providers = registry.isEmpty ? nil : ProviderSignIn(context: context, providers: registry, flows: repository, throttles: repository)
         // Mail exists when a sender is configured or the app needs it (then `serve` refuses to
         // start without a sender, so no mail is ever silently lost).
         let mailSender = try configuration.email.makeSender(logger: logger)

@@ -28,7 +28,7 @@ public func buildRouter(
     let services = composition.services, pipeline = services.pipeline
     let router = Router(context: GatehouseRequestContext.self)
     router.add(middleware: ClientMiddleware(trustedProxies: configuration.trustedProxies, servesTLS: configuration.tls != nil))
-    router.add(middleware: SecurityHeadersMiddleware(formTargets: configuration.google.flatMap { $0.origin }.map { [$0] } ?? []))
+    router.add(middleware: SecurityHeadersMiddleware(formTargets: configuration.providers.compactMap(\.origin)))
     if configuration.logRequests {
         router.add(middleware: RequestLogMiddleware(level: .info))
     }
@@ -58,7 +58,7 @@ public func buildRouter(
     }
     let analyticsKey = try await repository.key(named: WebAnalytics.keyName)
     if let providers = services.providers {
-        GoogleController(pipeline: pipeline).addRoutes(to: router)
+        GoogleController(pipeline: pipeline, offersGoogle: configuration.google != nil).addRoutes(to: router)
         ProviderFlowController(pipeline: pipeline, providers: providers, analyticsKey: analyticsKey).addRoutes(to: router)
     }
     WebController(services: services, resources: try WebResources.load(), analyticsKey: analyticsKey).addRoutes(to: router)

@@ -52,6 +52,18 @@ extension AnalyticsEvent {
     public static func loginGoogleSuccess(isNewUser: Bool) -> Self { Self("login_google_success", ["is_new_user": .flag(isNewUser)]) }
     public static let loginGoogleCancelled = Self("login_google_cancelled")
     public static func loginGoogleFailed(_ failure: AuthFailure) -> Self { Self("login_google_failed", ["error": .text(failure.analyticsError)]) }
+    public static func loginProviderStarted(_ provider: SignInMethods.Method) -> Self {
+        Self("login_provider_started", ["provider": .text(provider.rawValue)])
+    }
+    public static func loginProviderSuccess(_ provider: SignInMethods.Method, isNewUser: Bool) -> Self {
+        Self("login_provider_success", ["provider": .text(provider.rawValue), "is_new_user": .flag(isNewUser)])
+    }
+    public static func loginProviderCancelled(_ provider: SignInMethods.Method) -> Self {
+        Self("login_provider_cancelled", ["provider": .text(provider.rawValue)])
+    }
+    public static func loginProviderFailed(_ provider: SignInMethods.Method, _ failure: AuthFailure) -> Self {
+        Self("login_provider_failed", ["provider": .text(provider.rawValue), "error": .text(failure.analyticsError)])
+    }
 
     // The equivalents for the email screen.
     public static let loginEmailStarted = Self("login_email_started")

@@ -96,10 +96,15 @@ extension ProviderButton: AnalyticsReporting {
     public func analytics(for event: ProviderButtonEvent, before: ProviderButtonState, after state: ProviderButtonState, effects: [ProviderButtonEffect]) -> [AnalyticsEvent] {
         var events: [AnalyticsEvent] = []
         switch event {
-        case .tapped where effects.contains(.startFlow): events = [.loginGoogleStarted]
-        case .finished(.signedIn(let isNewUser)) where before.isBusy: events = [.loginGoogleSuccess(isNewUser: isNewUser)]
-        case .finished(.cancelled) where before.isBusy: events = [.loginGoogleCancelled]
-        case .finished(.failed(let failure)) where before.isBusy: events = [.loginGoogleFailed(failure)]
+        // Seed 004's Google names stay; every other provider is named in the event.
+        case .tapped where effects.contains(.startFlow):
+            events = [provider.id == .google ? .loginGoogleStarted : .loginProviderStarted(provider.id)]
+        case .finished(.signedIn(let isNewUser)) where before.isBusy:
+            events = [provider.id == .google ? .loginGoogleSuccess(isNewUser: isNewUser) : .loginProviderSuccess(provider.id, isNewUser: isNewUser)]
+        case .finished(.cancelled) where before.isBusy:
+            events = [provider.id == .google ? .loginGoogleCancelled : .loginProviderCancelled(provider.id)]
+        case .finished(.failed(let failure)) where before.isBusy:
+            events = [provider.id == .google ? .loginGoogleFailed(failure) : .loginProviderFailed(provider.id, failure)]
         default: break
         }
         return events

@@ -13,13 +13,16 @@ public struct AppConfiguration: Equatable, Sendable {
     public var passkeys: PasskeyOptions
     /// Two-step verification; `nil` when the app file has no `mfa` block (off).
     public var mfa: SecondFactorOptions?
+    /// The external providers, by id; `signIn.methods` says which the screen shows, in order.
+    public var providers: [String: ProviderOptions]
 
     public init(
         login: LoginConfiguration = .standard, backend: BackendConfiguration = BackendConfiguration(),
         signIn: SignInMethods = SignInMethods(), accounts: AccountOptions = AccountOptions(), passkeys: PasskeyOptions = PasskeyOptions(),
-        mfa: SecondFactorOptions? = nil
+        mfa: SecondFactorOptions? = nil, providers: [String: ProviderOptions] = [:]
     ) {
         self.mfa = mfa
+        self.providers = providers
         self.login = login
         self.backend = backend
         self.signIn = signIn
@@ -35,7 +38,7 @@ public struct AppConfiguration: Equatable, Sendable {
 }
 
 extension AppConfiguration: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn, accounts, passkeys, mfa }
+    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn, accounts, passkeys, mfa, providers }
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
@@ -46,7 +49,18 @@ extension AppConfiguration: Codable {
             signIn: try container.decodeIfPresent(SignInMethods.self, forKey: .signIn) ?? SignInMethods(),
             accounts: try container.decodeIfPresent(AccountOptions.self, forKey: .accounts) ?? AccountOptions(),
             passkeys: try container.decodeIfPresent(PasskeyOptions.self, forKey: .passkeys) ?? PasskeyOptions(),
-            mfa: try container.decodeIfPresent(SecondFactorOptions.self, forKey: .mfa)
+            mfa: try container.decodeIfPresent(SecondFactorOptions.self, forKey: .mfa),
+            providers: try container.decodeIfPresent([String: ProviderOptions].self, forKey: .providers) ?? [:]
         )
+        for id in providers.keys where !SignInMethods.Method(rawValue: id).isWellFormed || !SignInMethods.Method(rawValue: id).isProvider {
+            throw DecodingError.dataCorruptedError(
+                forKey: .providers, in: container, debugDescription: "a provider id is 1 to 32 lowercase letters, digits and dashes (not email or phone): \(id)"
+            )
+        }
+        for method in signIn.providers where method != .google && providers[method.rawValue] == nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .providers, in: container, debugDescription: "signIn.methods lists \(method) but providers has no \(method)"
+            )
+        }
     }
 }

@@ -1,9 +1,48 @@
 /// The ways into an app (`"signIn"` in an app file): which methods the screen offers, and
 /// for phone sign-in, which regions and whether "Create Account" registers numbers.
 public struct SignInMethods: Equatable, Sendable {
-    /// A way in.
-    public enum Method: String, Codable, Sendable, CaseIterable {
-        case email, phone, google
+    /// A way in: `email`, `phone`, or a provider the app file configures (`google`, `apple`,
+    /// `github`, `microsoft`, or the id of any OpenID Connect provider, such as `acme-sso`).
+    ///
+    /// Open, because an app names its own OpenID providers; an id is 1 to 32 lowercase letters,
+    /// digits and dashes.
+    public struct Method: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let email = Method(rawValue: "email")
+        public static let phone = Method(rawValue: "phone")
+        public static let google = Method(rawValue: "google")
+        public static let apple = Method(rawValue: "apple")
+        public static let github = Method(rawValue: "github")
+        public static let microsoft = Method(rawValue: "microsoft")
+
+        /// Whether the method is an external provider's (anything but email and phone).
+        public var isProvider: Bool { self != .email && self != .phone }
+
+        /// Whether `rawValue` is a well-formed id.
+        public var isWellFormed: Bool {
+            (1...32).contains(rawValue.utf8.count)
+                && rawValue.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+                && rawValue.first != "-"
+        }
+
+        public var description: String { rawValue }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            self.init(rawValue: try container.decode(String.self))
+            guard isWellFormed else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "a sign-in method is 1 to 32 lowercase letters, digits and dashes: \(rawValue)"
+                )
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
     }
 
     /// The methods, in the order the screen shows them.
@@ -20,15 +59,21 @@ public struct SignInMethods: Equatable, Sendable {
     }
 
     public func offers(_ method: Method) -> Bool { methods.contains(method) }
+
+    /// The providers the screen offers, in its order.
+    public var providers: [Method] { methods.filter(\.isProvider) }
 }
 
 extension SignInMethods.Method {
-    /// How a sentence names the method: "email", "phone", "Google".
+    /// How a sentence names the method: "email", "phone", "Google", "Apple", "GitHub",
+    /// "Microsoft"; another provider by its id (its screen label comes from the app file).
     public var displayName: String {
         switch self {
-        case .email: "email"
-        case .phone: "phone"
         case .google: "Google"
+        case .apple: "Apple"
+        case .github: "GitHub"
+        case .microsoft: "Microsoft"
+        default: rawValue
         }
     }
 }
@@ -47,6 +92,9 @@ extension SignInMethods: Codable {
         )
         guard !methods.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .methods, in: container, debugDescription: "at least one method is required")
+        }
+        guard Set(methods).count == methods.count else {
+            throw DecodingError.dataCorruptedError(forKey: .methods, in: container, debugDescription: "each method may be listed once")
         }
     }
 }

@@ -53,6 +53,19 @@ extension MessageKey {
         case .mfaStepUpNeeded: "Confirm it's you first: enter a code from your authenticator app."
         case .mailRecoveryUsedSubject: "A recovery code was used on your {app} account"
         case .mailRecoveryUsedBody: "Someone signed in to your {app} account with one of its recovery codes; {count} are left. If it was not you, reset your password now and get new recovery codes on Home."
+        default: namedProviderDefaultText
+        }
+    }
+
+    /// The default copy of every provider but Google's button and Home row.
+    private var namedProviderDefaultText: String {
+        switch self {
+        case .namedProviderButton: "Sign in with {provider}"
+        case .namedProviderSigningIn: "Signing in with {provider}"
+        case .namedProviderFailed: "{provider} sign-in failed. Please try again."
+        case .namedProviderLinkRequired: "An account with this email already exists. Sign in with your password, then link {provider}."
+        case .namedLinkProvider: "Link {provider}"
+        case .namedUnlinkProvider: "Unlink {provider}"
         default: ""
         }
     }

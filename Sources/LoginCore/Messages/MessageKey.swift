@@ -204,6 +204,13 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case mfaStepUpNeeded
     case mailRecoveryUsedSubject
     case mailRecoveryUsedBody
+    // Every provider but Google, whose copy is the keys above (issue 38). `{provider}` is its label.
+    case namedProviderButton
+    case namedProviderSigningIn
+    case namedProviderFailed
+    case namedProviderLinkRequired
+    case namedLinkProvider
+    case namedUnlinkProvider
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {

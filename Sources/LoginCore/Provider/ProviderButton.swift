@@ -8,9 +8,12 @@ import Foundation
 /// (its ``MessageKey/providerCancelled`` text; empty means nothing is shown).
 public struct ProviderButton: Sendable {
     public let configuration: LoginConfiguration
+    /// Which provider: Google speaks the app's copy, the others the named copy.
+    public let provider: ProviderDescriptor
 
-    public init(configuration: LoginConfiguration) {
+    public init(configuration: LoginConfiguration, provider: ProviderDescriptor = .google) {
         self.configuration = configuration
+        self.provider = provider
     }
 
     var messages: MessageCatalogue { configuration.messages }
@@ -22,7 +25,7 @@ public struct ProviderButton: Sendable {
             guard !state.isBusy else { return [] }
             state = ProviderButtonState()
             state.isBusy = true
-            let busy = messages.text(.providerSigningIn)
+            let busy = provider.text(.signingIn, in: messages)
             state.announcement = busy
             return [.announce(busy), .startFlow]
         case .finished(.signedIn(let isNewUser)):
@@ -38,7 +41,7 @@ public struct ProviderButton: Sendable {
             return [.announce(notice)]
         case .finished(.failed(let failure)):
             state = ProviderButtonState()
-            let text = Self.failureText(failure, messages)
+            let text = failureText(failure)
             state.error = text
             state.announcement = text
             return [.announce(text)]
@@ -50,10 +53,11 @@ public struct ProviderButton: Sendable {
 
     /// A failure in the provider's words: the provider's own failure, a refused code, a needed
     /// link, or the screen's usual network and server copy.
-    static func failureText(_ failure: AuthFailure, _ messages: MessageCatalogue) -> String {
+    func failureText(_ failure: AuthFailure) -> String {
         switch failure {
-        case .providerFailed, .serverError: messages.text(.providerFailed)
+        case .providerFailed, .serverError: provider.text(.failed, in: messages)
         case .providerCodeRejected, .invalidCredentials: messages.text(.providerCodeRejected)
+        case .providerLinkRequired: provider.text(.linkRequired, in: messages)
         default: failure.message(in: messages)
         }
     }

@@ -12,20 +12,27 @@ import Hummingbird
 package struct GoogleController {
     package let pipeline: SignInPipeline
 
-    package init(pipeline: SignInPipeline) {
+    /// Whether Google is configured (seed 002's code exchange); the flow-code exchange serves
+    /// every provider's app flows.
+    package let offersGoogle: Bool
+
+    package init(pipeline: SignInPipeline, offersGoogle: Bool) {
         self.pipeline = pipeline
+        self.offersGoogle = offersGoogle
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
-        router.post("/auth/google", use: exchangeCode)
-        router.post("/api/auth/google", use: exchangeCode)
+        if offersGoogle {
+            router.post("/auth/google", use: exchangeCode)
+            router.post("/api/auth/google", use: exchangeCode)
+        }
         router.post("/auth/google/token", use: exchangeFlowCode)
     }
 
     /// Seed 002's `POST /auth/google`: a code the app got from Google, exchanged by the server.
     @Sendable package func exchangeCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoogleCodeRequest.self, from: request, context: context)
-        let signIn = try await pipeline.signIn(.google(try body.proof), from: context.client)
+        let signIn = try await pipeline.signIn(.provider(.google, try body.proof), from: context.client)
         var response = try JSONBody.response(GoogleSignInResponse(signIn))
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response

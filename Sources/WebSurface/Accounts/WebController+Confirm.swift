@@ -33,11 +33,13 @@ extension WebController {
                 submit: messages.text(.deviceSignOut)
             )
         }
-        pages.get("/home/google/unlink") { _, context in
+        pages.get("/home/:provider/unlink") { _, context in
             guard context.identity != nil else { return Response.redirect(to: "/login", type: .normal) }
+            let id = SignInMethods.Method(rawValue: context.parameters.get("provider") ?? "")
+            guard let provider = offeredProviders.first(where: { $0.id == id }) else { throw GatehouseError.notFound }
             return confirmPage(
-                question: messages.text(.confirmUnlinkProvider, ["provider": "Google"]), action: "/home/google/unlink",
-                submit: messages.text(.unlinkProvider)
+                question: messages.text(.confirmUnlinkProvider, ["provider": provider.settings.label]), action: "/home/\(id.rawValue)/unlink",
+                submit: provider.descriptor.text(.unlink, in: messages)
             )
         }
     }

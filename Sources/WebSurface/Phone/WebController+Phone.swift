@@ -113,7 +113,7 @@ extension WebController {
 
     package func phonePage(
         _ state: PhoneSignInState, csrf: String, status: HTTPResponse.Status, retryAfter: Int?,
-        provider: ProviderButtonState = ProviderButtonState(), codeHref: String? = nil
+        provider: ProviderLanded = ProviderLanded(), codeHref: String? = nil
     ) throws -> Response {
         let page = PhonePage(
             configuration: configuration, state: state, csrf: csrf, retryAfter: retryAfter,

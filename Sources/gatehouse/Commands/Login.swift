@@ -14,19 +14,32 @@ extension Gatehouse {
         @Option(help: "Sign in with a one-time code sent by SMS to this mobile number (seed 004).") var phone: String?
         @Option(help: "The number's region (ISO 3166, such as IN); the server's default when missing.") var country: String?
         @Flag(help: "Sign in with Google in a browser, which comes back to this terminal on 127.0.0.1.") var google = false
-        @Flag(help: "With --google: print the address to open instead of opening a browser.") var noBrowser = false
+        @Option(help: "Sign in with this provider (github, microsoft, or an id from the app file's providers) in a browser, like --google.")
+        var provider: String?
+        @Flag(help: "With --google or --provider: print the address to open instead of opening a browser.") var noBrowser = false
+
+        /// The provider `--google` or `--provider` names.
+        var providerID: SignInMethods.Method? {
+            google ? .google : provider.map(SignInMethods.Method.init(rawValue:))
+        }
 
         func validate() throws {
             if passwordStdin, email == nil { throw ValidationError("--password-stdin needs --email") }
             if phone != nil, email != nil || passwordStdin { throw ValidationError("--phone signs in without an email or a password") }
             if country != nil, phone == nil { throw ValidationError("--country needs --phone") }
-            if google, email != nil || passwordStdin || phone != nil { throw ValidationError("--google signs in without an email, a password or a phone") }
-            if noBrowser, !google { throw ValidationError("--no-browser goes with --google") }
+            if google, provider != nil { throw ValidationError("give --google or --provider, not both") }
+            if let id = providerID, !id.isWellFormed || !id.isProvider {
+                throw ValidationError("--provider must be a provider's id (google, github, microsoft, or one from the app file), not \(id.rawValue.prefix(40))")
+            }
+            if providerID != nil, email != nil || passwordStdin || phone != nil {
+                throw ValidationError("--\(google ? "google" : "provider") signs in without an email, a password or a phone")
+            }
+            if noBrowser, providerID == nil { throw ValidationError("--no-browser goes with --google or --provider") }
         }
 
         func run() async throws {
             if let phone { return try await runPhone(phone) }
-            if google { return try await runGoogle() }
+            if let providerID { return try await runProvider(providerID) }
             let form = LoginForm(configuration: try server.app.login)
             let (client, _) = try server.client()
             var screen = TerminalLoginScreen(form: form, client: client, interactive: !passwordStdin && isatty(STDIN_FILENO) == 1)

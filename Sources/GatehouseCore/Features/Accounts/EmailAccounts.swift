@@ -223,7 +223,7 @@ extension EmailAccounts: GrantVerifier {
             guard settings.accounts.passwordReset else { throw GatehouseError.featureNotOffered(.passwordReset) }
             try checkMailGrant(proof)
             if let password { try PasswordShape.check(password) }
-        case .password, .phoneCode, .google, .flowCode, .passkey, .secondFactor:
+        case .password, .phoneCode, .provider, .flowCode, .passkey, .secondFactor:
             throw grant.kind.notOffered
         }
     }
@@ -232,7 +232,7 @@ extension EmailAccounts: GrantVerifier {
         switch grant {
         case .emailLink(let proof): try await verifyEmailLink(proof, from: client)
         case .passwordReset(let proof, let password): try await verifyPasswordReset(proof, newPassword: password)
-        case .password, .phoneCode, .google, .flowCode, .passkey, .secondFactor: nil
+        case .password, .phoneCode, .provider, .flowCode, .passkey, .secondFactor: nil
         }
     }
 }

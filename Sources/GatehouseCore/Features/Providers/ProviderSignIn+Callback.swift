@@ -5,7 +5,7 @@ extension ProviderSignIn {
     package enum CallbackOutcome: Sendable {
         /// An app's flow: send the browser back to the app with a one-time code.
         case app(redirect: String)
-        /// Home's "Link Google": the identity was added to the signed-in account.
+        /// Home's "Link": the identity was added to the signed-in account.
         case linked
         /// A browser's sign-in: its new web session, and the local page to land on (the
         /// profile step for a new account, else where the flow began, else Home).
@@ -27,8 +27,9 @@ extension ProviderSignIn {
         case .link:
             return .linked
         case .web:
+            let method = admitted.method ?? .oidc
             let id = try await pipeline.openWebSession(
-                for: admitted.user, method: .google, assurance: .signedIn(with: .google, at: context.now), client: client, replacing: previous
+                for: admitted.user, method: method, assurance: .signedIn(with: method, at: context.now), client: client, replacing: previous
             )
             // Checked again on the way out: a flow stored before the rule tightened lands on Home.
             let stored = flow.returnTo.flatMap { ReturnPath.validated($0, publicURL: context.settings.publicURL) }

@@ -1,26 +1,39 @@
 import Foundation
 import GatehouseModel
+import LoginCore
 
-/// Signing in with an external provider (Google, or the configured OpenID provider): the
-/// browser and app flows, linking and unlinking, and the `.google` and `.flowCode` grants'
-/// verifiers, which find, link or create the account by GoTrue's rules.
+/// Signing in with the registry of external providers (Google, Apple, GitHub, Microsoft, any
+/// OpenID Connect issuer): the browser and app flows, linking and unlinking, and the
+/// `.provider` and `.flowCode` grants' verifier, which finds, links or creates the account by
+/// GoTrue's rules, keyed on each provider's subject.
 package struct ProviderSignIn: Sendable {
     let context: ServiceContext
-    /// The provider with its settings and flow key.
-    let google: ConfiguredProvider
+    /// The configured providers, in the app file's order, each with its settings and flow key.
+    package let registry: [ConfiguredProvider]
     let flows: any OIDCFlowRepository
     let throttles: any ThrottleRepository
 
-    package init(context: ServiceContext, provider: ConfiguredProvider, flows: any OIDCFlowRepository, throttles: any ThrottleRepository) {
+    package init(context: ServiceContext, providers: [ConfiguredProvider], flows: any OIDCFlowRepository, throttles: any ThrottleRepository) {
         self.context = context
-        google = provider
+        registry = providers
         self.flows = flows
         self.throttles = throttles
     }
 
     var now: Date { context.now }
 
-    /// Starts a sign-in with Google: stores the flow and returns where to send the browser.
+    /// The configured provider `id`; a provider the app does not configure is not offered.
+    package func provider(_ id: SignInMethods.Method) throws -> ConfiguredProvider {
+        guard let provider = registry.first(where: { $0.id == id }) else { throw GatehouseError.methodNotOffered(id) }
+        return provider
+    }
+
+    /// The configured provider whose identities `identity` names (a flow's provider).
+    func provider(vouchingFor identity: IdentityProvider) -> ConfiguredProvider? {
+        registry.first { $0.settings.identityProvider == identity }
+    }
+
+    /// Starts a sign-in with provider `id`: stores the flow and returns where to send the browser.
     ///
     /// - Parameters:
     ///   - purpose: what the callback does (web session, code back to an app, link).
@@ -29,31 +42,32 @@ package struct ProviderSignIn: Sendable {
     ///   - codeChallenge: the app's PKCE S256 challenge (required for apps).
     ///   - userID: the signed-in user, for a link.
     ///   - client: who asks; each address may start as many flows as it may make sign-in attempts.
-    package func startGoogleFlow(
-        purpose: OIDCFlowPurpose, returnTo: String? = nil, clientState: String? = nil, codeChallenge: String? = nil,
+    package func startFlow(
+        _ id: SignInMethods.Method, purpose: OIDCFlowPurpose, returnTo: String? = nil, clientState: String? = nil, codeChallenge: String? = nil,
         userID: String? = nil, from client: ClientInfo
     ) async throws -> ProviderStart {
-        try checkFlowRequest(purpose: purpose, returnTo: returnTo, clientState: clientState, codeChallenge: codeChallenge)
+        let provider = try provider(id)
+        try checkFlowRequest(provider, purpose: purpose, returnTo: returnTo, clientState: clientState, codeChallenge: codeChallenge)
         // Counted before anything is fetched or stored, so a flood of starts stores nothing.
         let policy = context.settings.abuse
         try await throttles.admit(.providerStarts(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
-        let endpoint = try await providerCall { try await google.provider.authorizationEndpoint(now: now) }
+        let endpoint = try await providerCall { try await provider.provider.authorizationEndpoint(now: now) }
         let state = RefreshToken.generate(prefix: "")
         let binding = RefreshToken.generate(prefix: "")
         try await flows.insertFlow(OIDCFlowRecord(
-            id: RefreshToken.hash(state), provider: .google, purpose: purpose, bindingHash: RefreshToken.hash(binding),
+            id: RefreshToken.hash(state), provider: provider.settings.identityProvider, purpose: purpose, bindingHash: RefreshToken.hash(binding),
             returnTo: returnTo, clientState: clientState, codeChallenge: codeChallenge, userID: userID,
             createdAt: now, expiresAt: now.addingTimeInterval(ConfiguredProvider.flowLifetime)
         ))
         if Int.random(in: 0..<64) == 0 { _ = try? await flows.purgeFlows(before: now.addingTimeInterval(-3600)) }
-        return ProviderStart(url: google.authorizationURL(endpoint: endpoint, state: state), binding: binding)
+        return ProviderStart(url: provider.authorizationURL(endpoint: endpoint, state: state), binding: binding)
     }
 
-    private func checkFlowRequest(purpose: OIDCFlowPurpose, returnTo: String?, clientState: String?, codeChallenge: String?) throws {
+    private func checkFlowRequest(_ provider: ConfiguredProvider, purpose: OIDCFlowPurpose, returnTo: String?, clientState: String?, codeChallenge: String?) throws {
         if let clientState, clientState.utf8.count > 512 { throw GatehouseError.invalidRequest("state must be at most 512 bytes") }
         switch purpose {
         case .app:
-            guard let returnTo, returnTo.utf8.count <= 2048, google.settings.allowsRedirect(to: returnTo) else {
+            guard let returnTo, returnTo.utf8.count <= 2048, provider.settings.allowsRedirect(to: returnTo) else {
                 throw GatehouseError.providerSignIn(.redirectNotAllowed)
             }
             guard let codeChallenge, codeChallenge.utf8.count == 43, Data(base64URLEncoded: codeChallenge) != nil else {
@@ -68,8 +82,8 @@ package struct ProviderSignIn: Sendable {
 
     /// The provider said no (`error=access_denied`) or failed: the flow is used up and returned,
     /// so its surface can answer where it began.
-    package func abandonGoogleFlow(state: String, binding: String?) async throws -> OIDCFlowRecord {
-        try await boundFlow(state: state, binding: binding)
+    package func abandonFlow(_ id: SignInMethods.Method, state: String, binding: String?) async throws -> OIDCFlowRecord {
+        try await boundFlow(try provider(id), state: state, binding: binding)
     }
 
     /// Finishes an app's flow after its callback was admitted: a one-time code for the app to
@@ -95,39 +109,47 @@ package struct ProviderSignIn: Sendable {
         return components.string ?? target
     }
 
-    /// The Google grant's verifier: validates the proof and finds, links or creates the account.
-    func verifyGoogle(_ proof: ProviderProof) async throws -> Verified {
+    /// A provider grant's verifier: validates the proof and finds, links or creates the account.
+    func verify(_ provider: ConfiguredProvider, _ proof: ProviderProof) async throws -> Verified {
+        let external = provider.provider
+        var verified: Verified
         switch proof {
         case .idToken(let token, let nonce):
-            let identity = try await providerCall { try await google.provider.verify(token, nonce: .hashed(nonce), now: now) }
+            let identity = try await providerCall { try await external.verify(token, nonce: .hashed(nonce), now: now) }
             try await spend(identity, token: token)
-            return try await account(for: identity)
+            verified = try await account(for: trusted(identity, by: provider))
         case .authorizationCode(let code, let redirectURI, let codeVerifier):
             let identity = try await providerCall {
-                let token = try await google.provider.exchange(
-                    code: code, redirectURI: redirectURI ?? google.callbackURL, verifier: codeVerifier, clientID: google.webClientID,
-                    now: now
+                try await external.identity(
+                    fromCode: code, redirectURI: redirectURI ?? provider.callbackURL, verifier: codeVerifier, nonce: .unchecked, now: now
                 )
-                return try await google.provider.verify(token, nonce: .unchecked, now: now)
             }
-            return try await account(for: identity)
+            verified = try await account(for: trusted(identity, by: provider))
         case .callback(let state, let code, let binding):
-            let flow = try await boundFlow(state: state, binding: binding)
+            let flow = try await boundFlow(provider, state: state, binding: binding)
             let identity = try await providerCall {
-                let token = try await google.provider.exchange(
-                    code: code, redirectURI: google.callbackURL, verifier: google.codeVerifier(forState: state),
-                    clientID: google.webClientID, now: now
+                try await external.identity(
+                    fromCode: code, redirectURI: provider.callbackURL,
+                    verifier: provider.kind.usesPKCE ? provider.codeVerifier(forState: state) : nil,
+                    nonce: provider.kind.speaksOpenIDConnect ? .exact(provider.nonce(forState: state)) : .unchecked, now: now
                 )
-                return try await google.provider.verify(token, nonce: .exact(google.nonce(forState: state)), now: now)
             }
-            var verified = if flow.purpose == .link, let userID = flow.userID {
-                try await link(identity, toUser: userID)
+            verified = if flow.purpose == .link, let userID = flow.userID {
+                try await link(trusted(identity, by: provider), toUser: userID)
             } else {
-                try await account(for: identity)
+                try await account(for: trusted(identity, by: provider))
             }
             verified.flow = flow
-            return verified
         }
+        verified.method = provider.kind.method
+        return verified
+    }
+
+    /// The identity with its email counted as verified only where the app trusts the provider's word.
+    private func trusted(_ identity: ExternalIdentity, by provider: ConfiguredProvider) -> ExternalIdentity {
+        var identity = identity
+        identity.emailVerified = identity.emailVerified && provider.settings.trustEmailVerified
+        return identity
     }
 
     /// Remembers an ID token a client presented, hashed, until it expires: presenting it again
@@ -152,16 +174,21 @@ package struct ProviderSignIn: Sendable {
               ConstantTime.equal(ConfiguredProvider.challenge(for: verifier), challenge),
               let userID = flow.userID, let user = try await context.users.user(id: userID)
         else { throw GatehouseError.providerSignIn(.invalidFlow) }
-        return Verified(user: user, isNewUser: flow.isNewUser)
+        return Verified(user: user, isNewUser: flow.isNewUser, method: provider(vouchingFor: flow.provider)?.kind.method)
     }
 
-    /// Consumes a flow by its state; it must be unused, unexpired and bound to this browser.
-    private func boundFlow(state: String, binding: String?) async throws -> OIDCFlowRecord {
+    /// Consumes a flow by its state; it must be unused, unexpired, bound to this browser and
+    /// begun with this provider (a code from one provider never finishes another's flow).
+    private func boundFlow(_ provider: ConfiguredProvider, state: String, binding: String?) async throws -> OIDCFlowRecord {
         guard !state.isEmpty, state.utf8.count <= 128,
               let flow = try await flows.consumeFlow(id: RefreshToken.hash(state), now: now)
         else { throw GatehouseError.providerSignIn(.invalidFlow) }
         guard let binding, ConstantTime.equal(RefreshToken.hash(binding), flow.bindingHash) else {
             context.logger.notice("Provider flow refused", metadata: ["reason": "binding_mismatch", "purpose": "\(flow.purpose.rawValue)"])
+            throw GatehouseError.providerSignIn(.invalidFlow)
+        }
+        guard flow.provider == provider.settings.identityProvider else {
+            context.logger.notice("Provider flow refused", metadata: ["reason": "other_provider", "purpose": "\(flow.purpose.rawValue)"])
             throw GatehouseError.providerSignIn(.invalidFlow)
         }
         return flow
@@ -181,12 +208,12 @@ package struct ProviderSignIn: Sendable {
 }
 
 extension ProviderSignIn: GrantVerifier {
-    package var kinds: [GrantKind] { [.google, .flowCode] }
+    package var kinds: [GrantKind] { [.provider, .flowCode] }
 
     package func check(_ grant: Grant) throws {
         switch grant {
-        case .google(let proof):
-            try google.checkShape(proof)
+        case .provider(let id, let proof):
+            try provider(id).checkShape(proof)
         case .flowCode(let code, let verifier):
             guard !code.isEmpty, code.utf8.count <= 128 else { throw GatehouseError.invalidRequest("auth_code must be 1 to 128 bytes") }
             guard (43...128).contains(verifier.utf8.count) else {
@@ -199,7 +226,7 @@ extension ProviderSignIn: GrantVerifier {
 
     package func verify(_ grant: Grant, from client: ClientInfo) async throws -> Verified? {
         switch grant {
-        case .google(let proof): try await verifyGoogle(proof)
+        case .provider(let id, let proof): try await verify(provider(id), proof)
         case .flowCode(let code, let verifier): try await verifyFlowCode(code, verifier: verifier)
         case .password, .phoneCode, .emailLink, .passwordReset, .passkey, .secondFactor: nil
         }

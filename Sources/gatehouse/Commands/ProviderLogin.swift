@@ -8,10 +8,10 @@ import GatehouseClient
 import LoginCore
 
 extension Gatehouse.Login {
-    /// `gatehouse login --google`: the browser signs in with Google and comes back to a loopback
-    /// redirect (127.0.0.1, a random port, one request), with a state the terminal checks and
-    /// PKCE S256; then the SDK exchanges the returned code for a session.
-    func runGoogle() async throws {
+    /// `gatehouse login --google` or `--provider ID`: the browser signs in with the provider and
+    /// comes back to a loopback redirect (127.0.0.1, a random port, one request), with a state
+    /// the terminal checks and PKCE S256; then the SDK exchanges the returned code for a session.
+    func runProvider(_ id: SignInMethods.Method) async throws {
         let app = try server.app
         let url = try server.url
         // GraphQL apps exchange the code over the REST route beside it.
@@ -20,10 +20,14 @@ extension Gatehouse.Login {
         let verifier = Self.randomToken()
         let state = Self.randomToken()
         let redirect = try await LoopbackRedirect.start()
-        let start = Self.startURL(server: url, backend: backend, redirect: redirect.redirectURI, challenge: Self.challenge(verifier), state: state)
+        let start = Self.startURL(
+            server: url, backend: backend, provider: id, redirect: redirect.redirectURI, challenge: Self.challenge(verifier), state: state
+        )
+        let descriptor = ProviderDescriptor(id: id, label: app.providers[id.rawValue]?.label ?? id.displayName)
+        let button = ProviderButton(configuration: app.login, provider: descriptor)
         Self.stopOnInterrupt()
         if noBrowser || !Self.openBrowser(start) {
-            FileHandle.standardError.write(Data("Open this address in a browser to sign in with Google:\n".utf8))
+            FileHandle.standardError.write(Data("Open this address in a browser to sign in with \(descriptor.label):\n".utf8))
         }
         FileHandle.standardOutput.write(Data((start + "\n").utf8))
         guard let answer = await redirect.next(timeout: 300) else {
@@ -31,7 +35,7 @@ extension Gatehouse.Login {
             throw ExitCode.failure
         }
         if let error = answer["error"] {
-            TerminalLoginScreen.printError(error == "access_denied" ? "Sign-in cancelled" : app.login.messages.text(.providerFailed))
+            TerminalLoginScreen.printError(error == "access_denied" ? "Sign-in cancelled" : descriptor.text(.failed, in: app.login.messages))
             throw ExitCode.failure
         }
         guard answer["state"] == state, let code = answer["code"] else {
@@ -45,9 +49,9 @@ extension Gatehouse.Login {
         do {
             signIn = try result.get()
         } catch {
-            var button = ProviderButtonState()
-            _ = ProviderButton(configuration: app.login).send(.finished(AuthClient.providerOutcome(.failure(error))), to: &button)
-            TerminalLoginScreen.printError(button.error ?? button.notice ?? "Sign-in cancelled")
+            var state = ProviderButtonState()
+            _ = button.send(.finished(AuthClient.providerOutcome(.failure(error))), to: &state)
+            TerminalLoginScreen.printError(state.error ?? state.notice ?? "Sign-in cancelled")
             throw ExitCode.failure
         }
         server.rememberable.save()
@@ -55,15 +59,19 @@ extension Gatehouse.Login {
         print("Signed in as \(user.name)\(user.email.isEmpty ? "" : " <\(user.email)>")")
     }
 
-    static func startURL(server: URL, backend: BackendConfiguration, redirect: String, challenge: String, state: String) -> String {
-        let path = backend.api == .supabase ? backend.path + "/authorize" : "auth/google/start"
+    static func startURL(
+        server: URL, backend: BackendConfiguration, provider: SignInMethods.Method, redirect: String, challenge: String, state: String
+    ) -> String {
+        let path = backend.api == .supabase ? backend.path + "/authorize" : "auth/\(provider.rawValue)/start"
         var components = URLComponents(url: server.appendingPathComponent(path), resolvingAgainstBaseURL: false) ?? URLComponents()
         var items = [
             URLQueryItem(name: "redirect_to", value: redirect), URLQueryItem(name: "code_challenge", value: challenge),
             URLQueryItem(name: "state", value: state),
         ]
         if backend.api == .supabase {
-            items += [URLQueryItem(name: "provider", value: "google"), URLQueryItem(name: "code_challenge_method", value: "s256")]
+            // GoTrue calls Microsoft `azure`.
+            let name = provider == .microsoft ? "azure" : provider.rawValue
+            items += [URLQueryItem(name: "provider", value: name), URLQueryItem(name: "code_challenge_method", value: "s256")]
         }
         components.queryItems = items
         return components.string ?? server.absoluteString

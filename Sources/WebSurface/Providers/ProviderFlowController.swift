@@ -5,13 +5,15 @@ import GatehouseHTTP
 import Hummingbird
 import LoginCore
 
-/// The browser half of signing in with Google (or another OpenID provider).
+/// The browser half of signing in with each provider of the registry (`:provider` is its id:
+/// `google`, `github`, `microsoft`, `acme-sso`).
 ///
-/// - `GET /auth/google/start[?return_to=/path]`: the login page's button; `?link=1`, Home's
-///   "Link Google"; or, for an app (the CLI), `?redirect_to=URL&code_challenge=S256&state=…`.
-/// - `GET /auth/google/callback`: the provider's answer. A web flow opens a web session and
+/// - `GET /auth/:provider/start[?return_to=/path]`: the login page's button; `?link=1`, Home's
+///   "Link"; or, for an app (the CLI), `?redirect_to=URL&code_challenge=S256&state=…`.
+/// - `GET /auth/:provider/callback`: the provider's answer. A web flow opens a web session and
 ///   lands on Home (or the profile step for a new account); an app flow returns a one-time code
-///   to the app; a denial comes back as cancelled.
+///   to the app; a denial comes back as cancelled. A flow begun with one provider is never
+///   finished by another's callback.
 package struct ProviderFlowController {
     package let pipeline: SignInPipeline
     package let providers: ProviderSignIn
@@ -26,63 +28,79 @@ package struct ProviderFlowController {
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
         let pages = router.group().add(middleware: WebSessionAuthenticator(pipeline: pipeline)).add(middleware: WebAnalyticsMiddleware(key: analyticsKey))
-        pages.get("/auth/google/start", use: start)
-        pages.get("/auth/google/callback", use: callback)
+        pages.get("/auth/:provider/start", use: start)
+        pages.get("/auth/:provider/callback", use: callback)
+    }
+
+    /// The route's provider, when the registry has it; otherwise the route does not exist.
+    private func provider(_ context: GatehouseRequestContext) throws -> ConfiguredProvider {
+        let id = SignInMethods.Method(rawValue: context.parameters.get("provider") ?? "")
+        guard id.isWellFormed, let provider = providers.registry.first(where: { $0.id == id }) else { throw GatehouseError.notFound }
+        return provider
+    }
+
+    /// The button's machine for provider `id`, in the app's words.
+    private func button(_ provider: ConfiguredProvider) -> ProviderButton {
+        ProviderButton(configuration: pipeline.settings.login, provider: provider.descriptor)
     }
 
     @Sendable package func start(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let provider = try provider(context)
+        let id = provider.id
         let query = request.uri.queryParameters
         let started: ProviderStart
         if let target = query["redirect_to"].map(String.init) {
-            started = try await providers.startGoogleFlow(
-                purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
+            started = try await providers.startFlow(
+                id, purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
                 codeChallenge: query["code_challenge"].map(String.init), from: context.client
             )
         } else if let link = query["link"] {
             guard link == "1" else { throw GatehouseError.invalidRequest("link must be 1") }
             guard let principal = context.identity else { return landing("/login") }
-            started = try await providers.startGoogleFlow(purpose: .link, returnTo: "/home", userID: principal.user.id, from: context.client)
+            started = try await providers.startFlow(id, purpose: .link, returnTo: "/home", userID: principal.user.id, from: context.client)
         } else {
             do {
-                started = try await providers.startGoogleFlow(
-                    purpose: .web, returnTo: query["return_to"].map(String.init), from: context.client
+                started = try await providers.startFlow(
+                    id, purpose: .web, returnTo: query["return_to"].map(String.init), from: context.client
                 )
-                var button = ProviderButtonState()
-                WebAnalytics.record(ProviderButton(configuration: pipeline.settings.login).send(.tapped, to: &button))
+                var state = ProviderButtonState()
+                WebAnalytics.record(button(provider).send(.tapped, to: &state))
             } catch let error as GatehouseError where error != .providerSignIn(.redirectNotAllowed) {
                 // The login page says what went wrong, in the app's words; a refused return_to
                 // is the caller's error (400), and no flow was started.
-                return landing(ProviderLanding(error).url("/login"))
+                return landing(ProviderLanding(error).url("/login", provider: id))
             }
         }
         return Response.providerRedirect(to: started)
     }
 
     @Sendable package func callback(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let provider = try provider(context)
+        let id = provider.id
         let query = request.uri.queryParameters
         let state = query["state"].map(String.init) ?? ""
         let binding = request.cookies[WebCookies.providerFlow]?.value
         if let error = query["error"].map(String.init) {
-            return try await abandoned(state: state, binding: binding, providerError: error)
+            return try await abandoned(id, state: state, binding: binding, providerError: error)
         }
-        let grant = Grant.google(.callback(state: state, code: query["code"].map(String.init) ?? "", binding: binding))
+        let grant = Grant.provider(id, .callback(state: state, code: query["code"].map(String.init) ?? "", binding: binding))
         let admitted: Admission
         do {
             admitted = try await pipeline.admit(grant, from: context.client)
         } catch let error as GatehouseError {
             // Where the flow began is unknown once its state is refused: the login page says it.
-            return landing(ProviderLanding(error).url("/login"))
+            return landing(ProviderLanding(error).url("/login", provider: id))
         }
         let previous = request.cookies[WebCookies.session]?.value
         switch try await providers.complete(admitted, from: context.client, replacing: previous, through: pipeline) {
         case nil:
-            return landing(ProviderLanding.failed.url("/login"))
+            return landing(ProviderLanding.failed.url("/login", provider: id))
         case .app(let redirect):
             return landing(redirect, external: true)
         case .linked:
-            return landing("/home?linked=google")
+            return landing("/home?linked=\(id.rawValue)")
         case .web(let signIn, let next):
-            let button = ProviderButton(configuration: pipeline.settings.login)
+            let button = button(provider)
             var buttonState = ProviderButtonState()
             _ = button.send(.tapped, to: &buttonState)
             WebAnalytics.record(button.send(.finished(.signedIn(isNewUser: signIn.isNewUser)), to: &buttonState))
@@ -92,18 +110,18 @@ package struct ProviderFlowController {
         }
     }
 
-    private func abandoned(state: String, binding: String?, providerError: String) async throws -> Response {
+    private func abandoned(_ id: SignInMethods.Method, state: String, binding: String?, providerError: String) async throws -> Response {
         // OAuth's own error code from the provider (RFC 6749 §4.1.2.1): a person's denial is no failure.
         let outcome: ProviderLanding = providerError == "access_denied" ? .cancelled : .failed
-        guard let flow = try? await providers.abandonGoogleFlow(state: state, binding: binding) else {
-            return landing(outcome.url("/login"))
+        guard let flow = try? await providers.abandonFlow(id, state: state, binding: binding) else {
+            return landing(outcome.url("/login", provider: id))
         }
         switch flow.purpose {
         case .app:
             let target = flow.returnTo ?? "/"
             return landing(ProviderSignIn.appending(["error": providerError == "access_denied" ? "access_denied" : "server_error", "state": flow.clientState], to: target), external: true)
-        case .link: return landing(outcome.url("/home"))
-        case .web: return landing(outcome.url("/login"))
+        case .link: return landing(outcome.url("/home", provider: id))
+        case .web: return landing(outcome.url("/login", provider: id))
         }
     }
 

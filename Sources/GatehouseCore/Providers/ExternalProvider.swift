@@ -1,17 +1,20 @@
 import Foundation
 import GatehouseModel
 
-/// One OpenID provider as the pipeline sees it: where to send a browser, how to trade a code
-/// for an ID token, and what a verified token says.
+/// One external provider as the pipeline sees it: where to send a browser, how to turn the
+/// code it returns into an identity, and what a verified ID token says.
 ///
-/// The `GatehouseOIDC` adapter implements it over HTTP (discovery, keys, the token endpoint);
-/// the core never speaks HTTP. Failures are ``ProviderFailure`` values.
-package protocol OpenIDProvider: Sendable {
-    /// The provider's authorization endpoint, from its discovery document.
+/// The `GatehouseOIDC` adapter implements it over HTTP: OpenID Connect (discovery, keys, the
+/// token endpoint) for Google, Microsoft and any issuer, and GitHub's OAuth 2.0 with its user
+/// API. The core never speaks HTTP. Failures are ``ProviderFailure`` values.
+package protocol ExternalProvider: Sendable {
+    /// The provider's authorization endpoint (from its discovery document, where it has one).
     func authorizationEndpoint(now: Date) async throws -> String
-    /// Trades an authorization code for the ID token it yields.
-    func exchange(code: String, redirectURI: String, verifier: String?, clientID: String, now: Date) async throws -> String
-    /// Checks an ID token's signature and claims and reads the identity it asserts.
+    /// Trades an authorization code (with its PKCE verifier) for the identity it proves: an ID
+    /// token checked against `nonce`, or, for GitHub, the user API's answer.
+    func identity(fromCode code: String, redirectURI: String, verifier: String?, nonce: NonceCheck, now: Date) async throws
+        -> ExternalIdentity
+    /// Checks an ID token an app obtained itself; a provider without ID tokens refuses.
     func verify(_ token: String, nonce: NonceCheck, now: Date) async throws -> ExternalIdentity
 }
 
@@ -32,9 +35,11 @@ package struct ExternalIdentity: Sendable, Equatable {
     package let subject: String
     /// NFKC-normalised and case-folded, like every email Gatehouse compares.
     package let email: String?
-    package let emailVerified: Bool
+    package var emailVerified: Bool
     package let name: String?
     package let picture: String?
+    /// Apple's private relay address (`is_private_email`), kept on the identity.
+    package var isPrivateEmail = false
     /// The token's `exp` plus the leeway: how long the token could be replayed.
     package var usableUntil: Date = .distantFuture
 

@@ -1,16 +1,26 @@
 import Foundation
 import GatehouseHTTP
 import Hummingbird
+import LoginCore
 
 extension GoTrueController {
-    /// `GET /authorize?provider=google&redirect_to=…&code_challenge=…&code_challenge_method=s256`:
+    /// The registry's id for a provider as GoTrue names it: `azure` is Microsoft; `google`,
+    /// `github`, `apple` and an app's own OpenID ids (`keycloak`, `acme-sso`) are themselves.
+    static func provider(named name: String?) throws -> SignInMethods.Method {
+        guard let name else { throw GoTrueError.validationFailed("provider is required") }
+        let id = name == "azure" ? SignInMethods.Method.microsoft : SignInMethods.Method(rawValue: name)
+        guard id.isWellFormed, id.isProvider else {
+            throw GoTrueError(.badRequest, .validationFailed, "Unsupported provider: Provider \(name.prefix(32)) could not be found")
+        }
+        return id
+    }
+
+    /// `GET /authorize?provider=github&redirect_to=…&code_challenge=…&code_challenge_method=s256`:
     /// opened in a browser, so it takes no `apikey` (Supabase's gateway leaves it open too).
     /// The flow returns to `redirect_to` with `?code=`, which `grant_type=pkce` exchanges.
     @Sendable package func authorize(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        guard query["provider"] == "google" else {
-            throw GoTrueError(.badRequest, .validationFailed, "Unsupported provider: only google is enabled")
-        }
+        let provider = try Self.provider(named: query["provider"].map(String.init))
         guard let target = query["redirect_to"].map(String.init) else {
             throw GoTrueError.validationFailed("redirect_to is required")
         }
@@ -18,20 +28,19 @@ extension GoTrueController {
             throw GoTrueError.validationFailed("code_challenge_method must be s256")
         }
         // `state` is not GoTrue's; it is echoed back for apps that check one (the CLI does).
-        let started = try await services.providerSignIn().startGoogleFlow(
-            purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
+        let started = try await services.providerSignIn().startFlow(
+            provider, purpose: .app, returnTo: target, clientState: query["state"].map(String.init),
             codeChallenge: query["code_challenge"].map(String.init), from: context.client
         )
         return Response.providerRedirect(to: started)
     }
 
-    /// `grant_type=id_token`: an ID token the app got from Google itself, with GoTrue's nonce rule.
+    /// `grant_type=id_token`: an ID token the app got from the provider itself (`google`,
+    /// `azure`, an app's own OpenID id), with GoTrue's nonce rule.
     package func idTokenGrant(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoTrueIDTokenGrant.self, from: request, context: context)
-        guard body.provider == "google" else {
-            throw GoTrueError(.badRequest, .validationFailed, "Unsupported provider: only google is enabled")
-        }
-        return try await signedIn(.google(.idToken(body.idToken, nonce: body.nonce)), context: context)
+        let provider = try Self.provider(named: body.provider)
+        return try await signedIn(.provider(provider, .idToken(body.idToken, nonce: body.nonce)), context: context)
     }
 
     /// `grant_type=pkce`: the code a finished `/authorize` flow returned, with the app's verifier.

@@ -1,8 +1,8 @@
 import GatehouseCore
 import LoginCore
 
-/// What a screen says after the provider sent the browser back: the `?google=` value the
-/// callback lands on, typed at both ends.
+/// What a screen says after a provider sent the browser back: the `?signin=` value the
+/// callback lands on (with `&provider=<id>`), typed at both ends.
 ///
 /// The callback answers from another request than the page that shows the outcome, so the
 /// outcome travels in the landing URL; this enum is the only spelling of it. The callback picks
@@ -37,8 +37,10 @@ package enum ProviderLanding: String, CaseIterable, Sendable {
         }
     }
 
-    /// `path?google=value`.
-    package func url(_ path: String) -> String { "\(path)?google=\(rawValue)" }
+    /// `path?signin=value&provider=id`.
+    package func url(_ path: String, provider: SignInMethods.Method) -> String {
+        "\(path)?signin=\(rawValue)&provider=\(provider.rawValue)"
+    }
 
     /// What the provider button shows for this landing; `nil` for Home's own notice.
     package var outcome: ProviderOutcome? {

@@ -1,0 +1,89 @@
+import Foundation
+import GatehouseCore
+import LoginCore
+
+/// Turns an app file's `providers` block into the registry's settings, with each client secret
+/// from the environment: `GATEHOUSE_PROVIDER_<ID>_CLIENT_SECRET`, or a file named by
+/// `GATEHOUSE_PROVIDER_<ID>_CLIENT_SECRET_FILE` (the id upper-cased, dashes as underscores).
+///
+/// Every configured provider must be listed in `signIn.methods`, and the result is in that
+/// order: a provider the screen does not show is a mistake, not a silent extra door.
+public enum AppProviders {
+    /// The registry's settings for `app`; an ``ExternalProviderError`` names what cannot work.
+    public static func settings(
+        _ app: AppConfiguration, redirectAllowList: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> [ExternalProviderSettings] {
+        for id in app.providers.keys.sorted() where !app.signIn.offers(SignInMethods.Method(rawValue: id)) {
+            throw ExternalProviderError("providers.\(id) is configured but signIn.methods does not list \(id)")
+        }
+        return try app.signIn.providers.compactMap { id in
+            guard let options = app.providers[id.rawValue] else { return nil }
+            do {
+                return try settings(id, options, secret: try secret(for: id, environment), redirectAllowList: redirectAllowList)
+            } catch let error as ExternalProviderError {
+                throw ExternalProviderError("providers.\(id): \(error.description)")
+            }
+        }
+    }
+
+    /// The environment variable that holds provider `id`'s client secret.
+    static func secretVariable(for id: SignInMethods.Method) -> String {
+        "GATEHOUSE_PROVIDER_" + id.rawValue.uppercased().replacingOccurrences(of: "-", with: "_") + "_CLIENT_SECRET"
+    }
+
+    static func secret(for id: SignInMethods.Method, _ environment: [String: String]) throws -> String? {
+        let variable = secretVariable(for: id)
+        if let value = environment[variable], !value.isEmpty { return value }
+        guard let path = environment[variable + "_FILE"] else { return nil }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ExternalProviderError("\(variable)_FILE: cannot read \(path)")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func settings(
+        _ id: SignInMethods.Method, _ options: ProviderOptions, secret: String?, redirectAllowList: [String]
+    ) throws -> ExternalProviderSettings {
+        let builtIn = ProviderKind(builtIn: id)
+        let kind: ProviderKind
+        switch (builtIn, options.type) {
+        case (let known?, nil): kind = known
+        case (let known?, let type?):
+            guard type == known.rawValue else { throw ExternalProviderError("\(id) is built in; its type is \(known.rawValue)") }
+            kind = known
+        case (nil, "oidc"): kind = .oidc
+        case (nil, _): throw ExternalProviderError("an id of the app's own needs \"type\": \"oidc\" and an issuer")
+        }
+        guard kind != .apple else { throw ExternalProviderError("Sign in with Apple is not in this release yet") }
+        let unused: [(String, Bool)] = [
+            ("baseURL", options.baseURL != nil && kind != .github), ("tenant", options.tenant != nil && kind != .microsoft),
+            ("authority", options.authority != nil && kind != .microsoft), ("hostedDomain", options.hostedDomain != nil && kind != .google),
+            ("issuer", options.issuer != nil && (kind == .github || kind == .microsoft)),
+        ]
+        if let (key, _) = unused.first(where: \.1) { throw ExternalProviderError("\(key) does not apply to \(kind.rawValue)") }
+        if kind != .google, secret == nil {
+            throw ExternalProviderError("the client secret is missing: set \(secretVariable(for: id)) (or \(secretVariable(for: id))_FILE)")
+        }
+        switch kind {
+        case .microsoft:
+            return try .microsoft(
+                tenant: options.tenant ?? "common", authority: options.authority ?? ExternalProviderSettings.microsoftAuthority,
+                clientIDs: options.clientIDs, clientSecret: secret, label: options.label, trustEmailVerified: options.trustEmailVerified,
+                redirectAllowList: redirectAllowList
+            )
+        case .github:
+            return try ExternalProviderSettings(
+                id: id, kind: .github, issuer: options.baseURL ?? "https://github.com", clientIDs: options.clientIDs, clientSecret: secret,
+                redirectAllowList: redirectAllowList, label: options.label, trustEmailVerified: options.trustEmailVerified
+            )
+        case .google, .oidc, .apple:
+            guard let issuer = options.issuer ?? (kind == .google ? ExternalProviderSettings.googleIssuer : nil) else {
+                throw ExternalProviderError("an OpenID Connect provider needs its issuer")
+            }
+            return try ExternalProviderSettings(
+                id: id, kind: kind, issuer: issuer, clientIDs: options.clientIDs, clientSecret: secret, hostedDomain: options.hostedDomain,
+                redirectAllowList: redirectAllowList, label: options.label, trustEmailVerified: options.trustEmailVerified
+            )
+        }
+    }
+}
