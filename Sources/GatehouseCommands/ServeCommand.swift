@@ -154,7 +154,9 @@ public struct ServeCommand: AsyncParsableCommand {
             }
             let fromFile: [ExternalProviderSettings]
             do {
-                fromFile = try AppProviders.settings(app, redirectAllowList: google.allowRedirect)
+                fromFile = try AppProviders.settings(
+                    app, redirectAllowList: google.allowRedirect, folder: URL(fileURLWithPath: config).deletingLastPathComponent()
+                )
             } catch let error as ExternalProviderError {
                 throw ValidationError("--config \(config): \(error.description)")
             }

@@ -28,9 +28,13 @@ package actor OIDCProviderClient {
     /// How many times the key set was fetched (for logs and tests).
     private(set) var keySetFetches = 0
 
-    package init(settings: ExternalProviderSettings, logger: Logger) {
+    /// Apple's signed client secret, where the provider is Apple.
+    let appleSecret: AppleClientSecret?
+
+    package init(settings: ExternalProviderSettings, logger: Logger, appleSecret: AppleClientSecret? = nil) {
         self.settings = settings
         self.logger = logger
+        self.appleSecret = appleSecret
     }
 
     /// The provider's endpoints, from cache or fetched.
@@ -113,7 +117,8 @@ package actor OIDCProviderClient {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
-        if let secret = settings.clientSecret {
+        let secret = if let appleSecret { try await appleSecret.current(now: now) } else { settings.clientSecret }
+        if let secret {
             if secretInForm {
                 form["client_secret"] = secret
             } else {

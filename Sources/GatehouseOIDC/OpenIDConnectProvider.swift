@@ -9,8 +9,8 @@ package struct OpenIDConnectProvider: ExternalProvider {
     package let client: OIDCProviderClient
     package let verifier: IDTokenVerifier
 
-    package init(settings: ExternalProviderSettings, logger: Logger) {
-        client = OIDCProviderClient(settings: settings, logger: logger)
+    package init(settings: ExternalProviderSettings, logger: Logger, appleSecret: AppleClientSecret? = nil) {
+        client = OIDCProviderClient(settings: settings, logger: logger, appleSecret: appleSecret)
         verifier = IDTokenVerifier(provider: client, settings: settings)
     }
 

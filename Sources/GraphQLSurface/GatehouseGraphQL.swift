@@ -14,6 +14,7 @@ import GatehouseModel
 ///   resendPhoneCode(verificationId: String!): PhoneCodeSent!
 ///   verifyPhoneCode(data: VerifyPhoneCodeInput!): AuthPayload!
 ///   signInWithGoogle(data: GoogleSignInInput!): AuthPayload!
+///   signInWithApple(data: AppleSignInInput!): AuthPayload!
 ///   signUp(data: SignUpInput!): Boolean!
 ///   resendVerificationEmail(email: String!): Boolean!
 ///   verifyEmail(data: MailProofInput!): AuthPayload!
@@ -74,6 +75,11 @@ package struct GatehouseGraphQL: API {
                 InputField("codeVerifier", at: \.codeVerifier)
                 InputField("idToken", at: \.idToken).description("Or an ID token the app got from Google.")
                 InputField("nonce", at: \.nonce).description("The raw nonce the app sent; the token carries its SHA-256.")
+            }
+            Input(GraphQLResolver.AppleSignInInput.self, as: "AppleSignInInput") {
+                InputField("idToken", at: \.idToken).description("The identity token from Apple's sign-in sheet.")
+                InputField("nonce", at: \.nonce).description("The raw nonce the app sent; the token carries its SHA-256.")
+                InputField("name", at: \.name).description("The name Apple gives the app at the first authorisation only.")
             }
             Input(GraphQLResolver.SignUpInput.self, as: "SignUpInput") {
                 InputField("email", at: \.email)
@@ -145,6 +151,9 @@ package struct GatehouseGraphQL: API {
                 Field("signInWithGoogle", at: GraphQLResolver.signInWithGoogle) {
                     Argument("data", at: \.data)
                 }.description("Signs in with Google (a code or an ID token); answers like login.")
+                Field("signInWithApple", at: GraphQLResolver.signInWithApple) {
+                    Argument("data", at: \.data)
+                }.description("Signs in with Apple's identity token; answers like login.")
                 Field("signUp", at: GraphQLResolver.signUp) {
                     Argument("data", at: \.data)
                 }.description("Creates an account and mails its verification; true whether or not the address was taken.")

@@ -7,7 +7,7 @@ import GraphQL
 /// many passwords, slipping past any per-request limit.
 package enum SingleSignInRule {
     package static let limitedFields: Set<String> = [
-        "login", "refresh", "sendPhoneCode", "resendPhoneCode", "verifyPhoneCode", "signInWithGoogle",
+        "login", "refresh", "sendPhoneCode", "resendPhoneCode", "verifyPhoneCode", "signInWithGoogle", "signInWithApple",
         "signUp", "resendVerificationEmail", "verifyEmail", "requestPasswordReset", "resetPassword",
         "passkeyAuthenticationOptions", "signInWithPasskey", "passkeyRegistrationOptions", "registerPasskey",
         "enrolFactor", "verifyFactor", "challengeFactor", "verifySecondFactor", "regenerateRecoveryCodes",

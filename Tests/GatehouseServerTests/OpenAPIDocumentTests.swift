@@ -1,4 +1,5 @@
 import Foundation
+import JWTKit
 import GatehouseCore
 import GatehouseSQL
 import GatehouseServer
@@ -42,6 +43,9 @@ import Testing
         configuration.serviceRoleKey = "service-role-key-0123456789abcdef0123456789"
         configuration.phone = PhonePolicy()
         configuration.google = try ExternalProviderSettings(clientIDs: ["web.apps.example"])
+        configuration.providers.append(try .apple(
+            servicesID: "com.example.web", key: AppleSigningKey(teamID: "TEAMID1234", keyID: "KEYID12345", privateKeyPEM: ES256PrivateKey().pemRepresentation)
+        ))
         configuration.mfa = MFAPolicy()
         let database = try await SQLiteDatabase(path: fixture.databasePath, logger: Logger(label: "t"))
         let router = try await buildRouter(configuration, repository: SQLRepository(database: database.sql), logger: Logger(label: "t"))

@@ -1,4 +1,5 @@
 import Foundation
+import JWTKit
 import GatehouseCore
 import GatehouseOIDC
 import GatehouseServer
@@ -126,6 +127,47 @@ import Testing
         #expect(throws: (any Error).self) { try Self.app(#"{"signIn": {"methods": ["github"]}}"#) }
         #expect(throws: (any Error).self) { try Self.app(#"{"signIn": {"methods": ["github"]}, "providers": {"github": {"clientId": "a", "secret": "x"}}}"#) }
         #expect(throws: (any Error).self) { try Self.app(#"{"signIn": {"methods": ["Git Hub"]}}"#) }
+    }
+}
+
+/// Apple's client secret: ES256 with the team's key, the claims Apple checks, made once and
+/// reused until a day before it expires, then renewed.
+@Suite struct AppleClientSecretTests {
+    static let key = AppleSigningKey(teamID: "TEAMID1234", keyID: "KEYID12345", privateKeyPEM: ES256PrivateKey().pemRepresentation)
+
+    @Test func I38_theSecretIsSignedWithTheTeamKeyForAppleAndRenewedOnlyNearItsEnd() async throws {
+        let maker = try await AppleClientSecret(key: Self.key, servicesID: "com.example.web", audience: "https://appleid.apple.com")
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let first = try await maker.current(now: start)
+        let verifier = JWTKeyCollection()
+        await verifier.add(ecdsa: try ES256PrivateKey(pem: Self.key.privateKeyPEM).publicKey, kid: JWKIdentifier(string: "KEYID12345"))
+        let claims = try await verifier.verify(first, as: AppleClientSecretClaims.self)
+        #expect(claims.iss.value == "TEAMID1234" && claims.sub.value == "com.example.web")
+        #expect(claims.aud.value == ["https://appleid.apple.com"])
+        #expect(claims.exp.value.timeIntervalSince(claims.iat.value) == AppleClientSecret.lifetime)
+        #expect(AppleClientSecret.lifetime <= 182 * 24 * 3600, "Apple's limit is six months")
+        let header = try JSONDecoder().decode([String: String].self, from: Data(base64URLEncoded: String(first.split(separator: ".")[0]))!)
+        #expect(header["alg"] == "ES256" && header["kid"] == "KEYID12345")
+        let later = start.addingTimeInterval(AppleClientSecret.lifetime - AppleClientSecret.renewal - 60)
+        #expect(try await maker.current(now: later) == first, "reused while more than a day is left")
+        let renewed = try await maker.current(now: start.addingTimeInterval(AppleClientSecret.lifetime - AppleClientSecret.renewal + 60))
+        #expect(renewed != first)
+    }
+
+    @Test func I38_appleSettingsRefuseABadKeyOrIDs() async throws {
+        await #expect(throws: ExternalProviderError.self) {
+            try await AppleClientSecret(
+                key: AppleSigningKey(teamID: "TEAMID1234", keyID: "KEYID12345", privateKeyPEM: "not a key"), servicesID: "a", audience: "b"
+            )
+        }
+        #expect(throws: ExternalProviderError.self) {
+            try ExternalProviderSettings.apple(
+                servicesID: "web", key: AppleSigningKey(teamID: "short", keyID: "KEYID12345", privateKeyPEM: Self.key.privateKeyPEM)
+            )
+        }
+        let settings = try ExternalProviderSettings.apple(servicesID: "web", bundleIDs: ["app"], key: Self.key)
+        #expect(settings.clientIDs == ["web", "app"] && settings.issuer == "https://appleid.apple.com" && settings.trustEmailVerified)
+        #expect(settings.label == "Apple" && settings.identityProvider == .apple)
     }
 }
 

@@ -98,20 +98,21 @@ public struct SecondFactorProof: Sendable, Equatable {
 /// What an app presents from a provider: an ID token it obtained itself, an authorization code for
 /// the server to exchange (seed 002), or the provider's answer to one of the server's own flows.
 public enum ProviderProof: Sendable, Equatable {
-    /// An ID token and the nonce the app sent with its request (GoTrue's hashed-nonce rule).
-    case idToken(String, nonce: String?)
+    /// An ID token and the nonce the app sent with its request (GoTrue's hashed-nonce rule);
+    /// `name` is what Apple's sheet gave the app at the first authorisation only.
+    case idToken(String, nonce: String?, name: String? = nil)
     /// A code the app received from the provider, with the redirect URI and PKCE verifier it used.
     case authorizationCode(String, redirectURI: String?, codeVerifier: String?)
     /// The provider's redirect back to the server: the flow's `state`, the code, and the
-    /// browser's binding cookie.
-    case callback(state: String, code: String, binding: String?)
+    /// browser's binding cookie; `name`, Apple's `user` field of a first authorisation.
+    case callback(state: String, code: String, binding: String?, name: String? = nil)
 
     /// The secret part, for counting attempts by its hash.
     package var secret: String {
         switch self {
-        case .idToken(let token, _): token
+        case .idToken(let token, _, _): token
         case .authorizationCode(let code, _, _): code
-        case .callback(let state, _, _): state
+        case .callback(let state, _, _, _): state
         }
     }
 }

@@ -78,11 +78,12 @@ package struct ConfiguredProvider: Sendable {
     /// Refuses proofs of impossible size before anything is counted or fetched.
     package func checkShape(_ proof: ProviderProof) throws {
         switch proof {
-        case .idToken(let token, let nonce):
+        case .idToken(let token, let nonce, let name):
             guard !token.isEmpty, token.utf8.count <= Self.maximumIDTokenBytes else {
                 throw GatehouseError.invalidRequest("id_token must be 1 to \(Self.maximumIDTokenBytes) bytes")
             }
             if let nonce, nonce.isEmpty || nonce.utf8.count > 256 { throw GatehouseError.invalidRequest("nonce must be 1 to 256 bytes") }
+            if let name, name.utf8.count > 400 { throw GatehouseError.invalidRequest("name must be at most 400 bytes") }
         case .authorizationCode(let code, let redirectURI, let verifier):
             guard !code.isEmpty, code.utf8.count <= 2048 else { throw GatehouseError.invalidRequest("code must be 1 to 2048 bytes") }
             if let redirectURI, redirectURI.utf8.count > 2048 || URL(string: redirectURI)?.scheme == nil {
@@ -96,7 +97,7 @@ package struct ConfiguredProvider: Sendable {
             if let verifier, !(43...128).contains(verifier.utf8.count) {
                 throw GatehouseError.invalidRequest("code_verifier must be 43 to 128 characters")
             }
-        case .callback(let state, let code, _):
+        case .callback(let state, let code, _, _):
             guard !state.isEmpty, state.utf8.count <= 128 else { throw GatehouseError.providerSignIn(.invalidFlow) }
             guard !code.isEmpty, code.utf8.count <= 2048 else { throw GatehouseError.invalidRequest("code must be 1 to 2048 bytes") }
         }

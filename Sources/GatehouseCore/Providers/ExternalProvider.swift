@@ -56,6 +56,18 @@ package struct ExternalIdentity: Sendable, Equatable {
         self.usableUntil = usableUntil
     }
 
+    /// The identity with the name a provider gave outside its token (Apple's first
+    /// authorisation), where the token named nobody.
+    package func naming(_ posted: String?) -> ExternalIdentity {
+        guard name?.isEmpty ?? true, let posted, !posted.isEmpty else { return self }
+        var copy = ExternalIdentity(
+            provider: provider, subject: subject, email: email, emailVerified: emailVerified, name: posted, picture: picture,
+            usableUntil: usableUntil
+        )
+        copy.isPrivateEmail = isPrivateEmail
+        return copy
+    }
+
     /// The same person at the same provider; the presenting token's lifetime is about the
     /// token, not the identity, and is left out.
     package static func == (lhs: Self, rhs: Self) -> Bool {

@@ -34,6 +34,8 @@ public struct ExternalProviderSettings: Sendable, Equatable {
     public var trustEmailVerified: Bool
     /// Microsoft's tenant: `common`, `organizations`, `consumers` or a tenant id.
     public var tenant: String?
+    /// Apple's team key, which signs the client secret (Apple has no static secret).
+    public var appleKey: AppleSigningKey?
 
     public init(
         id: SignInMethods.Method = .google, kind: ProviderKind = .google, issuer: String = Self.googleIssuer, clientIDs: [String],
@@ -62,6 +64,29 @@ public struct ExternalProviderSettings: Sendable, Equatable {
         self.label = label ?? (kind == .oidc ? id.rawValue : id.displayName)
         self.trustEmailVerified = trustEmailVerified ?? kind.trustsEmailByDefault
         self.tenant = tenant
+    }
+
+    /// Apple's issuer, the default for Sign in with Apple.
+    public static let appleIssuer = "https://appleid.apple.com"
+
+    /// Sign in with Apple: the web flow's Services ID, the native apps' bundle ids (every one an
+    /// accepted audience), and the team key that signs the client secret.
+    public static func apple(
+        servicesID: String, bundleIDs: [String] = [], key: AppleSigningKey, issuer: String = appleIssuer, label: String? = nil,
+        redirectAllowList: [String] = []
+    ) throws -> ExternalProviderSettings {
+        guard key.teamID.count == 10, key.teamID.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            throw ExternalProviderError("the Apple team id is 10 upper-case letters and digits")
+        }
+        guard key.keyID.count == 10, key.keyID.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            throw ExternalProviderError("the Apple key id is 10 upper-case letters and digits")
+        }
+        var settings = try ExternalProviderSettings(
+            id: .apple, kind: .apple, issuer: issuer, clientIDs: [servicesID] + bundleIDs, redirectAllowList: redirectAllowList,
+            label: label
+        )
+        settings.appleKey = key
+        return settings
     }
 
     /// Microsoft Entra ID: the v2 issuer of `tenant` under `authority` (another for tests).
@@ -133,4 +158,18 @@ public struct ExternalProviderSettings: Sendable, Equatable {
 public struct ExternalProviderError: Error, CustomStringConvertible, Equatable {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// The `.p8` key of an Apple developer team, with which the server signs its client secret.
+public struct AppleSigningKey: Sendable, Equatable {
+    public var teamID: String
+    public var keyID: String
+    /// The key's PEM text (`-----BEGIN PRIVATE KEY-----`), read from the app file's `privateKeyFile`.
+    public var privateKeyPEM: String
+
+    public init(teamID: String, keyID: String, privateKeyPEM: String) {
+        self.teamID = teamID
+        self.keyID = keyID
+        self.privateKeyPEM = privateKeyPEM
+    }
 }

@@ -16,7 +16,7 @@ extension Response {
         response.headers[.cacheControl] = "no-store"
         response.setCookie(Cookie(
             name: WebCookies.providerFlow, value: started.binding, maxAge: Int(ConfiguredProvider.flowLifetime), path: "/",
-            secure: true, httpOnly: true, sameSite: .lax
+            secure: true, httpOnly: true, sameSite: started.answeredByPost ? .none : .lax
         ))
         return response
     }

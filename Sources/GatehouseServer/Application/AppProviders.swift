@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseOIDC
 import LoginCore
 
 /// Turns an app file's `providers` block into the registry's settings, with each client secret
@@ -10,8 +11,10 @@ import LoginCore
 /// order: a provider the screen does not show is a mistake, not a silent extra door.
 public enum AppProviders {
     /// The registry's settings for `app`; an ``ExternalProviderError`` names what cannot work.
+    /// - Parameter folder: where a relative `privateKeyFile` is (the app file's folder).
     public static func settings(
-        _ app: AppConfiguration, redirectAllowList: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+        _ app: AppConfiguration, redirectAllowList: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        folder: URL? = nil
     ) throws -> [ExternalProviderSettings] {
         for id in app.providers.keys.sorted() where !app.signIn.offers(SignInMethods.Method(rawValue: id)) {
             throw ExternalProviderError("providers.\(id) is configured but signIn.methods does not list \(id)")
@@ -19,7 +22,9 @@ public enum AppProviders {
         return try app.signIn.providers.compactMap { id in
             guard let options = app.providers[id.rawValue] else { return nil }
             do {
-                return try settings(id, options, secret: try secret(for: id, environment), redirectAllowList: redirectAllowList)
+                return try settings(
+                    id, options, secret: try secret(for: id, environment), redirectAllowList: redirectAllowList, folder: folder
+                )
             } catch let error as ExternalProviderError {
                 throw ExternalProviderError("providers.\(id): \(error.description)")
             }
@@ -42,7 +47,7 @@ public enum AppProviders {
     }
 
     private static func settings(
-        _ id: SignInMethods.Method, _ options: ProviderOptions, secret: String?, redirectAllowList: [String]
+        _ id: SignInMethods.Method, _ options: ProviderOptions, secret: String?, redirectAllowList: [String], folder: URL?
     ) throws -> ExternalProviderSettings {
         let builtIn = ProviderKind(builtIn: id)
         let kind: ProviderKind
@@ -54,17 +59,34 @@ public enum AppProviders {
         case (nil, "oidc"): kind = .oidc
         case (nil, _): throw ExternalProviderError("an id of the app's own needs \"type\": \"oidc\" and an issuer")
         }
-        guard kind != .apple else { throw ExternalProviderError("Sign in with Apple is not in this release yet") }
+        if (options.apple != nil) != (kind == .apple) {
+            throw ExternalProviderError(kind == .apple ? "Apple needs servicesId, teamId, keyId and privateKeyFile" : "servicesId, bundleIds, teamId, keyId and privateKeyFile are Apple's")
+        }
+        if kind == .apple, !options.clientIDs.isEmpty { throw ExternalProviderError("Apple's client ids are servicesId and bundleIds") }
         let unused: [(String, Bool)] = [
             ("baseURL", options.baseURL != nil && kind != .github), ("tenant", options.tenant != nil && kind != .microsoft),
             ("authority", options.authority != nil && kind != .microsoft), ("hostedDomain", options.hostedDomain != nil && kind != .google),
             ("issuer", options.issuer != nil && (kind == .github || kind == .microsoft)),
+            ("trustEmailVerified", options.trustEmailVerified != nil && kind == .apple),
         ]
         if let (key, _) = unused.first(where: \.1) { throw ExternalProviderError("\(key) does not apply to \(kind.rawValue)") }
-        if kind != .google, secret == nil {
+        if kind != .google, kind != .apple, secret == nil {
             throw ExternalProviderError("the client secret is missing: set \(secretVariable(for: id)) (or \(secretVariable(for: id))_FILE)")
         }
         switch kind {
+        case .apple:
+            guard let apple = options.apple else { throw ExternalProviderError("Apple needs its key") }
+            let path = apple.privateKeyFile.hasPrefix("/") || folder == nil
+                ? apple.privateKeyFile : folder!.appendingPathComponent(apple.privateKeyFile).path
+            guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw ExternalProviderError("cannot read the Apple key file \(path)")
+            }
+            _ = try AppleClientSecret.privateKey(pem)
+            return try .apple(
+                servicesID: apple.servicesID, bundleIDs: apple.bundleIDs,
+                key: AppleSigningKey(teamID: apple.teamID, keyID: apple.keyID, privateKeyPEM: pem),
+                issuer: options.issuer ?? ExternalProviderSettings.appleIssuer, label: options.label, redirectAllowList: redirectAllowList
+            )
         case .microsoft:
             return try .microsoft(
                 tenant: options.tenant ?? "common", authority: options.authority ?? ExternalProviderSettings.microsoftAuthority,
@@ -76,7 +98,7 @@ public enum AppProviders {
                 id: id, kind: .github, issuer: options.baseURL ?? "https://github.com", clientIDs: options.clientIDs, clientSecret: secret,
                 redirectAllowList: redirectAllowList, label: options.label, trustEmailVerified: options.trustEmailVerified
             )
-        case .google, .oidc, .apple:
+        case .google, .oidc:
             guard let issuer = options.issuer ?? (kind == .google ? ExternalProviderSettings.googleIssuer : nil) else {
                 throw ExternalProviderError("an OpenID Connect provider needs its issuer")
             }

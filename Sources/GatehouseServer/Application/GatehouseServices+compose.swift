@@ -52,8 +52,7 @@ extension GatehouseServices {
         }
         var registry: [ConfiguredProvider] = []
         for settings in configuration.providers {
-            let adapter: any ExternalProvider = settings.kind == .github
-                ? GitHubProvider(settings: settings, logger: logger) : OpenIDConnectProvider(settings: settings, logger: logger)
+            let adapter = try await ProviderAdapters.make(settings, logger: logger)
             registry.append(try await ConfiguredProvider.open(settings, provider: adapter, secrets: repository, publicURL: publicURL))
         }
         let providers = registry.isEmpty ? nil : ProviderSignIn(context: context, providers: registry, flows: repository, throttles: repository)

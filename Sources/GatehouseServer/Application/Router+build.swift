@@ -59,6 +59,7 @@ public func buildRouter(
     let analyticsKey = try await repository.key(named: WebAnalytics.keyName)
     if let providers = services.providers {
         GoogleController(pipeline: pipeline, offersGoogle: configuration.google != nil).addRoutes(to: router)
+        if configuration.providers.contains(where: { $0.kind == .apple }) { AppleController(pipeline: pipeline).addRoutes(to: router) }
         ProviderFlowController(pipeline: pipeline, providers: providers, analyticsKey: analyticsKey).addRoutes(to: router)
     }
     WebController(services: services, resources: try WebResources.load(), analyticsKey: analyticsKey).addRoutes(to: router)

@@ -3,12 +3,13 @@
 /// ```json
 /// "providers": {
 ///   "google":    {"clientIds": ["…"], "hostedDomain": "…"},
+///   "apple":     {"servicesId": "com.example.web", "bundleIds": ["com.example.app"], "teamId": "…", "keyId": "…", "privateKeyFile": "AuthKey_….p8"},
 ///   "github":    {"clientId": "…", "baseURL": "https://github.com"},
 ///   "microsoft": {"clientId": "…", "tenant": "common"},
 ///   "acme-sso":  {"type": "oidc", "issuer": "https://sso.acme.example", "clientId": "…", "label": "Acme SSO", "trustEmailVerified": true}
 /// }
 /// ```
-/// A built-in id (`google`, `github`, `microsoft`) is its own type; any other id needs
+/// A built-in id (`google`, `apple`, `github`, `microsoft`) is its own type; any other id needs
 /// `"type": "oidc"` and an `issuer`. Client secrets never live here: the server reads
 /// `GATEHOUSE_PROVIDER_<ID>_CLIENT_SECRET` (or `…_CLIENT_SECRET_FILE`). `issuer`, `baseURL`
 /// and `authority` point a provider elsewhere (GitHub Enterprise Server, a local stand-in).
@@ -30,11 +31,16 @@ public struct ProviderOptions: Equatable, Sendable {
     public var label: String?
     /// Whether a verified email from this provider may link to an existing account.
     public var trustEmailVerified: Bool?
+    /// Apple: the web flow's Services ID, the native apps' bundle ids, the team and key ids, and
+    /// the team's `.p8` key file (relative to the app file's folder).
+    public var apple: AppleOptions?
 
     public init(
         type: String? = nil, clientIDs: [String] = [], issuer: String? = nil, baseURL: String? = nil, tenant: String? = nil,
-        authority: String? = nil, hostedDomain: String? = nil, label: String? = nil, trustEmailVerified: Bool? = nil
+        authority: String? = nil, hostedDomain: String? = nil, label: String? = nil, trustEmailVerified: Bool? = nil,
+        apple: AppleOptions? = nil
     ) {
+        self.apple = apple
         self.type = type
         self.clientIDs = clientIDs
         self.issuer = issuer
@@ -50,6 +56,7 @@ public struct ProviderOptions: Equatable, Sendable {
 extension ProviderOptions: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, clientIds, clientId, issuer, baseURL, tenant, authority, hostedDomain, label, trustEmailVerified
+        case servicesId, bundleIds, teamId, keyId, privateKeyFile
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +77,19 @@ extension ProviderOptions: Codable {
             label: try container.decodeIfPresent(String.self, forKey: .label),
             trustEmailVerified: try container.decodeIfPresent(Bool.self, forKey: .trustEmailVerified)
         )
+        let servicesID = try container.decodeIfPresent(String.self, forKey: .servicesId)
+        let teamID = try container.decodeIfPresent(String.self, forKey: .teamId)
+        let keyID = try container.decodeIfPresent(String.self, forKey: .keyId)
+        let keyFile = try container.decodeIfPresent(String.self, forKey: .privateKeyFile)
+        let bundleIDs = try container.decodeIfPresent([String].self, forKey: .bundleIds)
+        if servicesID != nil || teamID != nil || keyID != nil || keyFile != nil || bundleIDs != nil {
+            guard let servicesID, let teamID, let keyID, let keyFile else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .servicesId, in: container, debugDescription: "Apple needs servicesId, teamId, keyId and privateKeyFile"
+                )
+            }
+            apple = AppleOptions(servicesID: servicesID, bundleIDs: bundleIDs ?? [], teamID: teamID, keyID: keyID, privateKeyFile: keyFile)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -83,5 +103,27 @@ extension ProviderOptions: Codable {
         try container.encodeIfPresent(hostedDomain, forKey: .hostedDomain)
         try container.encodeIfPresent(label, forKey: .label)
         try container.encodeIfPresent(trustEmailVerified, forKey: .trustEmailVerified)
+        try container.encodeIfPresent(apple?.servicesID, forKey: .servicesId)
+        try container.encodeIfPresent(apple?.bundleIDs, forKey: .bundleIds)
+        try container.encodeIfPresent(apple?.teamID, forKey: .teamId)
+        try container.encodeIfPresent(apple?.keyID, forKey: .keyId)
+        try container.encodeIfPresent(apple?.privateKeyFile, forKey: .privateKeyFile)
+    }
+}
+
+/// Sign in with Apple's part of a provider's settings.
+public struct AppleOptions: Equatable, Sendable {
+    public var servicesID: String
+    public var bundleIDs: [String]
+    public var teamID: String
+    public var keyID: String
+    public var privateKeyFile: String
+
+    public init(servicesID: String, bundleIDs: [String], teamID: String, keyID: String, privateKeyFile: String) {
+        self.servicesID = servicesID
+        self.bundleIDs = bundleIDs
+        self.teamID = teamID
+        self.keyID = keyID
+        self.privateKeyFile = privateKeyFile
     }
 }

@@ -30,6 +30,9 @@ package struct ProviderFlowController {
         let pages = router.group().add(middleware: WebSessionAuthenticator(pipeline: pipeline)).add(middleware: WebAnalyticsMiddleware(key: analyticsKey))
         pages.get("/auth/:provider/start", use: start)
         pages.get("/auth/:provider/callback", use: callback)
+        // Apple's `form_post`: a cross-site POST, bound by its state and the flow cookie (no CSRF
+        // token can come from another site), so it is outside the web forms' CSRF check.
+        pages.post("/auth/:provider/callback", use: postedCallback)
     }
 
     /// The route's provider, when the registry has it; otherwise the route does not exist.
@@ -76,14 +79,38 @@ package struct ProviderFlowController {
 
     @Sendable package func callback(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let provider = try provider(context)
-        let id = provider.id
+        guard !provider.kind.postsItsAnswer else { throw GatehouseError.methodNotAllowed }
         let query = request.uri.queryParameters
-        let state = query["state"].map(String.init) ?? ""
+        return try await finish(
+            provider, answer: ProviderAnswer(
+                state: query["state"].map(String.init), code: query["code"].map(String.init), error: query["error"].map(String.init), user: nil
+            ), request: request, context: context
+        )
+    }
+
+    /// Apple's answer: `state`, `code` (or `error`) and, at a first authorisation only, `user`
+    /// (`{"name": {"firstName", "lastName"}, "email"}`), posted as a form.
+    @Sendable package func postedCallback(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let provider = try provider(context)
+        guard provider.kind.postsItsAnswer else { throw GatehouseError.methodNotAllowed }
+        var request = request
+        let body = try await JSONBody.collectKeeping(&request, context: context)
+        guard let answer = try? URLEncodedFormDecoder().decode(ProviderAnswer.self, from: String(buffer: body)) else {
+            throw GatehouseError.invalidRequest("the callback takes a form with state and code")
+        }
+        return try await finish(provider, answer: answer, request: request, context: context)
+    }
+
+    private func finish(
+        _ provider: ConfiguredProvider, answer: ProviderAnswer, request: Request, context: GatehouseRequestContext
+    ) async throws -> Response {
+        let id = provider.id
+        let state = answer.state ?? ""
         let binding = request.cookies[WebCookies.providerFlow]?.value
-        if let error = query["error"].map(String.init) {
+        if let error = answer.error {
             return try await abandoned(id, state: state, binding: binding, providerError: error)
         }
-        let grant = Grant.provider(id, .callback(state: state, code: query["code"].map(String.init) ?? "", binding: binding))
+        let grant = Grant.provider(id, .callback(state: state, code: answer.code ?? "", binding: binding, name: answer.postedName))
         let admitted: Admission
         do {
             admitted = try await pipeline.admit(grant, from: context.client)
@@ -111,15 +138,16 @@ package struct ProviderFlowController {
     }
 
     private func abandoned(_ id: SignInMethods.Method, state: String, binding: String?, providerError: String) async throws -> Response {
-        // OAuth's own error code from the provider (RFC 6749 §4.1.2.1): a person's denial is no failure.
-        let outcome: ProviderLanding = providerError == "access_denied" ? .cancelled : .failed
+        // OAuth's own error code from the provider (RFC 6749 §4.1.2.1), or Apple's: a person's denial is no failure.
+        let denied = providerError == "access_denied" || providerError == "user_cancelled_authorize"
+        let outcome: ProviderLanding = denied ? .cancelled : .failed
         guard let flow = try? await providers.abandonFlow(id, state: state, binding: binding) else {
             return landing(outcome.url("/login", provider: id))
         }
         switch flow.purpose {
         case .app:
             let target = flow.returnTo ?? "/"
-            return landing(ProviderSignIn.appending(["error": providerError == "access_denied" ? "access_denied" : "server_error", "state": flow.clientState], to: target), external: true)
+            return landing(ProviderSignIn.appending(["error": denied ? "access_denied" : "server_error", "state": flow.clientState], to: target), external: true)
         case .link: return landing(outcome.url("/home", provider: id))
         case .web: return landing(outcome.url("/login", provider: id))
         }
@@ -143,5 +171,27 @@ package struct ProviderFlowController {
         response.headers[.cacheControl] = "no-store"
         response.setCookie(Cookie(name: WebCookies.providerFlow, value: "", maxAge: 0, path: "/", secure: true, httpOnly: true, sameSite: .lax))
         return response
+    }
+}
+
+/// A provider's answer to the callback: in the query, or (Apple) a posted form.
+struct ProviderAnswer: Decodable {
+    let state: String?
+    let code: String?
+    let error: String?
+    /// Apple's first-authorisation `user` field: JSON with the person's name and email.
+    let user: String?
+
+    /// The name in Apple's `user` field, "First Last"; `nil` when it did not come.
+    var postedName: String? {
+        struct User: Decodable {
+            struct Name: Decodable { let firstName: String?; let lastName: String? }
+            let name: Name?
+        }
+        guard let user, user.utf8.count <= 4096, let parsed = try? JSONDecoder().decode(User.self, from: Data(user.utf8)),
+              let name = parsed.name
+        else { return nil }
+        let full = [name.firstName, name.lastName].compactMap { $0?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return full.isEmpty ? nil : full.joined(separator: " ")
     }
 }

@@ -142,7 +142,7 @@ extension WebController {
 
 /// Which mark a provider's button shows.
 package enum ProviderLogo: String, Sendable {
-    case google, github, microsoft, generic
+    case google, apple, github, microsoft, generic
 
     /// The template's section that draws this mark.
     var templateFlag: String { "logo_" + rawValue }
@@ -150,9 +150,10 @@ package enum ProviderLogo: String, Sendable {
     init(_ kind: ProviderKind) {
         switch kind {
         case .google: self = .google
+        case .apple: self = .apple
         case .github: self = .github
         case .microsoft: self = .microsoft
-        case .apple, .oidc: self = .generic
+        case .oidc: self = .generic
         }
     }
 }

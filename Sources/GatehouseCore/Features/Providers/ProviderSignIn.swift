@@ -60,7 +60,9 @@ package struct ProviderSignIn: Sendable {
             createdAt: now, expiresAt: now.addingTimeInterval(ConfiguredProvider.flowLifetime)
         ))
         if Int.random(in: 0..<64) == 0 { _ = try? await flows.purgeFlows(before: now.addingTimeInterval(-3600)) }
-        return ProviderStart(url: provider.authorizationURL(endpoint: endpoint, state: state), binding: binding)
+        return ProviderStart(
+            url: provider.authorizationURL(endpoint: endpoint, state: state), binding: binding, answeredByPost: provider.kind.postsItsAnswer
+        )
     }
 
     private func checkFlowRequest(_ provider: ConfiguredProvider, purpose: OIDCFlowPurpose, returnTo: String?, clientState: String?, codeChallenge: String?) throws {
@@ -114,10 +116,10 @@ package struct ProviderSignIn: Sendable {
         let external = provider.provider
         var verified: Verified
         switch proof {
-        case .idToken(let token, let nonce):
+        case .idToken(let token, let nonce, let name):
             let identity = try await providerCall { try await external.verify(token, nonce: .hashed(nonce), now: now) }
             try await spend(identity, token: token)
-            verified = try await account(for: trusted(identity, by: provider))
+            verified = try await account(for: trusted(identity.naming(name), by: provider))
         case .authorizationCode(let code, let redirectURI, let codeVerifier):
             let identity = try await providerCall {
                 try await external.identity(
@@ -125,7 +127,7 @@ package struct ProviderSignIn: Sendable {
                 )
             }
             verified = try await account(for: trusted(identity, by: provider))
-        case .callback(let state, let code, let binding):
+        case .callback(let state, let code, let binding, let name):
             let flow = try await boundFlow(provider, state: state, binding: binding)
             let identity = try await providerCall {
                 try await external.identity(
@@ -137,7 +139,7 @@ package struct ProviderSignIn: Sendable {
             verified = if flow.purpose == .link, let userID = flow.userID {
                 try await link(trusted(identity, by: provider), toUser: userID)
             } else {
-                try await account(for: trusted(identity, by: provider))
+                try await account(for: trusted(identity.naming(name), by: provider))
             }
             verified.flow = flow
         }
@@ -237,4 +239,7 @@ extension ProviderSignIn: GrantVerifier {
 package struct ProviderStart: Sendable {
     package let url: String
     package let binding: String
+    /// The provider answers with a cross-site form `POST` (Apple), which a `SameSite=Lax` cookie
+    /// would not follow: the binding cookie must be `SameSite=None` (still `Secure`, host-only).
+    package var answeredByPost = false
 }

@@ -27,4 +27,20 @@ extension GraphQLResolver {
         context.deviceToken.withLockedValue { $0 = signIn.deviceToken }
         return AuthPayload(signIn.grant)
     }
+
+    /// `signInWithApple(data: { idToken, nonce, name })`: the identity token from Apple's sheet.
+    package struct AppleSignInArguments: Codable { let data: AppleSignInInput }
+    package struct AppleSignInInput: Codable {
+        package let idToken: String
+        package let nonce: String?
+        package let name: String?
+    }
+
+    package func signInWithApple(context: GraphQLContext, arguments: AppleSignInArguments) async throws -> AuthPayload {
+        let input = arguments.data
+        let grant = Grant.provider(.apple, .idToken(input.idToken, nonce: input.nonce, name: input.name))
+        let signIn = try await context.services.pipeline.signIn(grant, from: context.request.client)
+        context.deviceToken.withLockedValue { $0 = signIn.deviceToken }
+        return AuthPayload(signIn.grant)
+    }
 }

@@ -1,0 +1,189 @@
+"""Issue 38: Sign in with Apple against a local stand-in that speaks Apple's protocol from another
+origin: the web flow's cross-site form POST (the first time with a name, then without), the
+client secret signed with a `.p8` key the test generated, Apple's button beside Google's (both
+themes, axe), native identity tokens over REST, GraphQL and supabase-auth, and the refusals."""
+import html
+import json
+import os
+import re
+import secrets
+import tempfile
+import urllib.parse
+
+import pytest
+import requests
+from supabase_auth import SyncGoTrueClient
+
+from apple_standin import BUNDLE_ID, KEY_ID, SERVICES_ID, TEAM_ID, Apple, team_key
+from conftest import ROOT, Server, free_port
+from google_flow import click_and_land, landed, visible_text
+from google_provider import WEB_CLIENT, provider, sha256_hex
+from pages import el, wait_for
+from test_accessibility import axe_violations
+
+
+@pytest.fixture(scope="module")
+def apple():
+    folder = tempfile.mkdtemp(prefix="gatehouse-apple-")
+    key_path, public = team_key(folder)
+    standin = Apple(public)
+    standin.key_path = key_path
+    yield standin
+    standin.stop()
+
+
+@pytest.fixture(scope="module")
+def app(apple, provider):
+    """Peated's copy with Apple above Google (App Store Review Guideline 4.8), then the email form."""
+    config = json.loads((ROOT / "examples/002-peated/gatehouse.json").read_text())
+    config["login"].pop("logo", None)
+    config["signIn"] = {"methods": ["apple", "google", "email"]}
+    config["accounts"]["requireVerifiedEmail"] = False
+    config["providers"] = {
+        "apple": {"servicesId": SERVICES_ID, "bundleIds": [BUNDLE_ID], "teamId": TEAM_ID, "keyId": KEY_ID,
+                  "privateKeyFile": os.path.basename(apple.key_path), "issuer": apple.url},
+        "google": {"clientIds": [WEB_CLIENT], "issuer": provider.url},
+    }
+    path = os.path.join(os.path.dirname(apple.key_path), "gatehouse.json")
+    with open(path, "w") as file:
+        json.dump(config, file)
+    port = free_port()
+    server = Server(path, port=port, extra=("--public-url", f"http://localhost:{port}", "--anon-key", "anon-test-key"),
+                    environment={"GATEHOUSE_PROVIDER_GOOGLE_CLIENT_SECRET": "provider-secret"})
+    yield server
+    server.close()
+
+
+def new_person(apple, first="Jane", last="Appleseed", private=False):
+    sub = "001234." + secrets.token_hex(8)
+    email = f"{secrets.token_hex(4)}@privaterelay.appleid.com" if private else f"{sub}@example.com"
+    apple.put_user(sub, email, private=private, first=first, last=last)
+    return sub, email
+
+
+def sign_in_at_apple(driver, app, apple, sub):
+    driver.get(app.url + "/login")
+    wait_for(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+    el(driver, "apple").click()
+    wait_for(driver, lambda d: d.current_url.startswith(apple.url))
+    el(driver, f"continue-{sub}").click()
+
+
+def test_AP01_first_sign_in_posts_the_name_across_sites_and_the_second_comes_without_it(browser, app, apple):
+    sub, email = new_person(apple)
+    before = len(apple.recorded["token"])
+    driver = browser(width=390, height=844)
+    sign_in_at_apple(driver, app, apple, sub)
+    landed(driver, app, "/welcome")
+    assert el(driver, "name").get_attribute("value") == "Jane Appleseed"
+    click_and_land(driver, el(driver, "save"), app, "/home")
+    assert el(driver, "user-name").text == "Jane Appleseed" and el(driver, "user-email").text == email
+    assert el(driver, "apple-status").text == "Linked"
+    authorize = apple.recorded["authorize"][-1]
+    assert authorize["response_mode"] == "form_post" and authorize["scope"] == "name email"
+    assert authorize["redirect_uri"] == app.url + "/auth/apple/callback" and authorize["nonce"] and "code_challenge" not in authorize
+    token = apple.recorded["token"][before]
+    assert "secret_error" not in token, token
+    claims = token["secret_claims"]
+    assert claims["iss"] == TEAM_ID and claims["sub"] == SERVICES_ID and claims["aud"] == apple.url
+    assert 0 < claims["exp"] - claims["iat"] <= 182 * 24 * 3600
+    # Another browser: Apple sends no name the second time; the account is the same, straight to Home.
+    again = browser()
+    sign_in_at_apple(again, app, apple, sub)
+    landed(again, app, "/home")
+    assert el(again, "user-name").text == "Jane Appleseed"
+    # The secret is made once and reused, not signed anew for every sign-in.
+    assert apple.recorded["token"][-1]["client_secret"] == token["client_secret"]
+
+
+def test_AP02_a_first_authorisation_without_a_name_asks_for_it_on_the_profile_step(browser, app, apple):
+    sub, email = new_person(apple, first=None, last=None, private=True)
+    driver = browser()
+    sign_in_at_apple(driver, app, apple, sub)
+    landed(driver, app, "/welcome")
+    assert el(driver, "name").get_attribute("value") == "" and el(driver, "name").get_attribute("required") == "true"
+    for key in "Relay Person":
+        el(driver, "name").send_keys(key)
+    click_and_land(driver, el(driver, "save"), app, "/home")
+    assert el(driver, "user-email").text == email
+
+
+def test_AP03_cancelling_at_apple_posts_back_and_lands_quietly_on_the_login_page(browser, app, apple):
+    new_person(apple)
+    driver = browser()
+    driver.get(app.url + "/login")
+    el(driver, "apple").click()
+    wait_for(driver, lambda d: d.current_url.startswith(apple.url))
+    el(driver, "cancel").click()
+    url = landed(driver, app, "/login")
+    assert "signin=cancelled&provider=apple" in url
+    assert visible_text(driver, "apple-error") is None
+
+
+def test_AP04_a_posted_answer_without_this_browsers_flow_cookie_is_refused(app, apple):
+    sub, _ = new_person(apple)
+    start = requests.get(app.url + "/auth/apple/start", allow_redirects=False, timeout=10)
+    cookie = start.cookies["__Host-gatehouse-oidc"]
+    assert "samesite=none" in start.headers["Set-Cookie"].lower() and "secure" in start.headers["Set-Cookie"].lower()
+    query = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(start.headers["Location"]).query))
+    page = requests.post(apple.url + "/auth/authorize", data={**query, "sub": sub}, timeout=10).text
+    fields = {html.unescape(name): html.unescape(value) for name, value in re.findall(r'name="([^"]*)" value="([^"]*)"', page)}
+    assert set(fields) >= {"code", "state", "user"}
+    forged = requests.post(app.url + "/auth/apple/callback", data=fields, allow_redirects=False, timeout=10)
+    assert forged.status_code == 200 and "/login?signin=rejected&amp;provider=apple" in forged.text
+    assert "Set-Cookie" not in forged.headers or "gatehouse-session" not in forged.headers["Set-Cookie"]
+    # The flow was spent by that attempt: the real browser cannot replay it either.
+    replay = requests.post(app.url + "/auth/apple/callback", data=fields, headers={"Cookie": f"__Host-gatehouse-oidc={cookie}"},
+                           allow_redirects=False, timeout=10)
+    assert "/login?signin=rejected&amp;provider=apple" in replay.text
+    assert requests.get(app.url + "/auth/apple/callback", params={"state": "x", "code": "y"}, timeout=10).status_code == 405
+
+
+def test_AP05_apples_button_is_black_on_light_white_on_dark_as_tall_as_googles_and_passes_axe(browser, app, axe_source):
+    for dark, background in ((False, "rgb(0, 0, 0)"), (True, "rgb(255, 255, 255)")):
+        driver = browser(width=390, height=844, dark=dark)
+        driver.get(app.url + "/login")
+        button, google = el(driver, "apple"), el(driver, "google")
+        assert button.text == "Sign in with Apple" and google.text == "Sign in with Google"
+        assert driver.execute_script("return getComputedStyle(arguments[0]).backgroundColor", button) == background
+        assert button.size["height"] == google.size["height"] >= 48
+        assert button.location["y"] < google.location["y"] < el(driver, "email").location["y"]
+        assert axe_violations(driver, axe_source) == []
+
+
+def test_AP06_native_identity_tokens_sign_in_over_rest_graphql_and_supabase_auth(app, apple):
+    sub, email = new_person(apple)
+    raw = secrets.token_urlsafe(16)
+    first = requests.post(app.url + "/auth/apple", json={
+        "id_token": apple.id_token(sub, BUNDLE_ID, nonce=sha256_hex(raw)), "nonce": raw, "name": "Native Person"}, timeout=10)
+    assert first.status_code == 200, first.text
+    assert first.json()["isNewUser"] and first.json()["user"]["name"] == "Native Person" and first.json()["user"]["email"] == email
+    raw = secrets.token_urlsafe(16)
+    query = ("mutation($d: AppleSignInInput!) { signInWithApple(data: $d) { token user { email } } }")
+    graphql = requests.post(app.url + "/graphql", json={"query": query, "variables": {"d": {
+        "idToken": apple.id_token(sub, BUNDLE_ID, nonce=sha256_hex(raw)), "nonce": raw}}}, timeout=10)
+    assert graphql.status_code == 200 and "data" in graphql.json(), graphql.text
+    assert graphql.json()["data"]["signInWithApple"]["user"]["email"] == email, graphql.text
+    raw = secrets.token_urlsafe(16)
+    client = SyncGoTrueClient(url=app.url + "/auth/v1", headers={"apikey": "anon-test-key"}, auto_refresh_token=False)
+    result = client.sign_in_with_id_token({"provider": "apple", "token": apple.id_token(sub, BUNDLE_ID, nonce=sha256_hex(raw)),
+                                           "nonce": raw})
+    assert result.user.email == email and "apple" in {i.provider for i in result.user.identities}
+
+
+@pytest.mark.parametrize("case", ["audience", "issuer", "nonce", "expired", "unknown_kid"])
+def test_AP07_every_refusal_of_an_apple_identity_token(app, apple, case):
+    sub, _ = new_person(apple)
+    raw = secrets.token_urlsafe(16)
+    nonce = sha256_hex(raw)
+    token = {
+        "audience": lambda: apple.id_token(sub, "com.someone.else", nonce=nonce),
+        "issuer": lambda: apple.id_token(sub, BUNDLE_ID, nonce=nonce, iss="https://appleid.apple.com.evil.example"),
+        "nonce": lambda: apple.id_token(sub, BUNDLE_ID, nonce=sha256_hex("another")),
+        "expired": lambda: apple.id_token(sub, BUNDLE_ID, nonce=nonce, lifetime=-120),
+        "unknown_kid": lambda: apple.id_token(sub, BUNDLE_ID, nonce=nonce).replace(
+            apple.id_token(sub, BUNDLE_ID, nonce=nonce).split(".")[0], "eyJhbGciOiJSUzI1NiIsImtpZCI6Im5vcGUifQ"),
+    }[case]()
+    refused = requests.post(app.url + "/auth/apple", json={"id_token": token, "nonce": raw}, timeout=10)
+    assert refused.status_code == 401, refused.text
+    assert refused.json()["error"] == "invalid_id_token"
