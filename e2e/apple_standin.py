@@ -12,7 +12,9 @@ protocol as appleid.apple.com does, on a loopback origin other than the server's
                          issuer, at most six months; then the code (single use, its client and
                          redirect_uri). Answers an ID token with Apple's string `email_verified`
                          and `is_private_email`, and a refresh token.
-- POST /auth/revoke      records what it got.
+- POST /auth/revoke      checks the client secret and records what it got.
+- notice(sub, kind)      a signed server-to-server notice (`consent-revoked`, `account-delete`,
+                         `email-disabled`, `email-enabled`).
 - PUT  /_users/<sub>     {"email", "private", "firstName", "lastName"}.
 - GET  /_recorded        authorize queries, token forms (with the decoded secret), revocations.
 """
@@ -47,7 +49,7 @@ class Apple:
         self.team_public_key = team_public_key
         self.signing = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.kid = "apple-" + secrets.token_hex(4)
-        self.users, self.codes, self.authorized = {}, {}, set()
+        self.users, self.codes, self.authorized, self.refresh_tokens = {}, {}, set(), {}
         self.recorded = {"authorize": [], "token": [], "revoke": []}
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -73,6 +75,15 @@ class Apple:
             claims["nonce"] = nonce
         claims.update(overrides)
         return jwt.encode(claims, self.signing, algorithm="RS256", headers={"kid": self.kid})
+
+    def notice(self, sub, kind, audience=SERVICES_ID, key=None):
+        """A server-to-server notice as Apple signs one: `events` is a JSON string."""
+        now = int(time.time())
+        events = {"type": kind, "sub": sub, "event_time": now * 1000}
+        if kind.startswith("email-"):
+            events.update(email=self.users[sub]["email"], is_private_email="true")
+        claims = {"iss": self.url, "aud": audience, "iat": now, "jti": secrets.token_hex(8), "events": json.dumps(events)}
+        return jwt.encode(claims, key or self.signing, algorithm="RS256", headers={"kid": self.kid})
 
     def _jwks(self):
         numbers = self.signing.public_key().public_numbers()
@@ -190,12 +201,20 @@ class Apple:
                             or grant["redirect_uri"] != form.get("redirect_uri")):
                         return self._send(400, {"error": "invalid_grant"})
                     token = apple.id_token(grant["sub"], grant["client_id"], nonce=grant["nonce"])
-                    return self._send(200, {"access_token": "a" + secrets.token_hex(16), "token_type": "Bearer", "expires_in": 3600,
-                                            "refresh_token": "r" + secrets.token_hex(16), "id_token": token})
-                if url.path == "/auth/revoke":
+                    refresh = "r" + secrets.token_hex(16)
                     with apple.lock:
-                        apple.recorded["revoke"].append(form)
-                    return self._send(200, "")
+                        apple.refresh_tokens[refresh] = grant["sub"]
+                    return self._send(200, {"access_token": "a" + secrets.token_hex(16), "token_type": "Bearer", "expires_in": 3600,
+                                            "refresh_token": refresh, "id_token": token})
+                if url.path == "/auth/revoke":
+                    record = dict(form)
+                    try:
+                        apple._check_secret(form.get("client_secret", ""), form.get("client_id"))
+                    except Exception as error:  # noqa: BLE001 - any bad secret is Apple's invalid_client
+                        record["secret_error"] = type(error).__name__
+                    with apple.lock:
+                        apple.recorded["revoke"].append(record)
+                    return self._send(400 if "secret_error" in record else 200, {"error": "invalid_client"} if "secret_error" in record else "")
                 self._send(404, {"error": "not_found"})
 
         return Handler

@@ -7,11 +7,13 @@ import json
 import os
 import re
 import secrets
+import sqlite3
 import tempfile
 import urllib.parse
 
 import pytest
 import requests
+
 from supabase_auth import SyncGoTrueClient
 
 from apple_standin import BUNDLE_ID, KEY_ID, SERVICES_ID, TEAM_ID, Apple, team_key
@@ -48,10 +50,14 @@ def app(apple, provider):
     with open(path, "w") as file:
         json.dump(config, file)
     port = free_port()
-    server = Server(path, port=port, extra=("--public-url", f"http://localhost:{port}", "--anon-key", "anon-test-key"),
+    server = Server(path, port=port, extra=("--public-url", f"http://localhost:{port}", "--anon-key", "anon-test-key",
+                                            "--service-role-key", SERVICE_ROLE_KEY),
                     environment={"GATEHOUSE_PROVIDER_GOOGLE_CLIENT_SECRET": "provider-secret"})
     yield server
     server.close()
+
+
+SERVICE_ROLE_KEY = "apple-service-role-key-0123456789abcdef01"
 
 
 def new_person(apple, first="Jane", last="Appleseed", private=False):
@@ -187,3 +193,79 @@ def test_AP07_every_refusal_of_an_apple_identity_token(app, apple, case):
     refused = requests.post(app.url + "/auth/apple", json={"id_token": token, "nonce": raw}, timeout=10)
     assert refused.status_code == 401, refused.text
     assert refused.json()["error"] == "invalid_id_token"
+
+
+def web_sign_in(browser, app, apple, sub):
+    """A first web sign-in through the profile step: Apple's code exchange gave a refresh token."""
+    driver = browser()
+    sign_in_at_apple(driver, app, apple, sub)
+    landed(driver, app, "/welcome")
+    click_and_land(driver, el(driver, "save"), app, "/home")
+    return driver
+
+
+def apple_user_id(app, sub):
+    with sqlite3.connect(app.database) as db:
+        row = db.execute("SELECT user_id FROM identities WHERE provider = 'apple' AND subject = ?", (sub,)).fetchone()
+    return row[0] if row else None
+
+
+def test_AP08_deleting_the_account_revokes_its_apple_token_and_the_relay_flag_is_kept(browser, app, apple):
+    sub, _ = new_person(apple, private=True)
+    web_sign_in(browser, app, apple, sub)
+    user_id = apple_user_id(app, sub)
+    with sqlite3.connect(app.database) as db:
+        private, sealed = db.execute("SELECT private_email, sealed_token FROM provider_grants WHERE subject = ?", (sub,)).fetchone()
+    issued = [token for token, owner in apple.refresh_tokens.items() if owner == sub]
+    assert private == 1 and sealed and issued and issued[0] not in sealed, "the refresh token is stored sealed"
+    before = len(apple.recorded["revoke"])
+    deleted = requests.delete(f"{app.url}/auth/v1/admin/users/{user_id}", headers={
+        "apikey": SERVICE_ROLE_KEY, "Authorization": "Bearer " + SERVICE_ROLE_KEY}, timeout=10)
+    assert deleted.status_code == 200, deleted.text
+    revoked = apple.recorded["revoke"][before:]
+    assert [r["token"] for r in revoked] == issued and revoked[0]["token_type_hint"] == "refresh_token"
+    assert "secret_error" not in revoked[0] and revoked[0]["client_id"] == SERVICES_ID
+    assert apple_user_id(app, sub) is None
+
+
+def audit(app, user_id):
+    import json as _json
+    lines = app.cli("audit", "--json", "--type", "identity.").stdout.splitlines()
+    return [entry for entry in map(_json.loads, lines) if entry.get("user_id") == user_id]
+
+
+def test_AP09_apples_notices_unlink_end_sessions_delete_a_sole_identity_and_are_audited(browser, app, apple):
+    # An account with a password beside Apple: consent-revoked ends its sessions and unlinks Apple.
+    sub, email = new_person(apple)
+    native = requests.post(app.url + "/auth/apple", json={"id_token": apple.id_token(sub, BUNDLE_ID)}, timeout=10).json()
+    assert native["refreshToken"]
+    user_id = apple_user_id(app, sub)
+    app.cli("users", "set-password", "--email", email, "--password-stdin", "--allow-weak-password", stdin="correct horse battery")
+    for kind in ("email-disabled", "consent-revoked"):
+        answer = requests.post(app.url + "/auth/apple/notifications", json={"payload": apple.notice(sub, kind)}, timeout=10)
+        assert answer.status_code == 200, answer.text
+    # After the notice the session the Apple sign-in opened cannot refresh.
+    refresh = requests.post(app.url + "/api/auth/refresh", json={"refresh_token": native["refreshToken"]}, timeout=10)
+    assert refresh.status_code == 401, refresh.text
+    assert apple_user_id(app, sub) is None
+    assert requests.post(app.url + "/api/auth/login", json={"email": email, "password": "correct horse battery"}, timeout=10).status_code == 200
+    notices = [(e["type"], e.get("details", {}).get("notice")) for e in audit(app, user_id)]
+    assert ("identity.provider_notice", "email-disabled") in notices and ("identity.provider_notice", "consent-revoked") in notices
+    assert ("identity.unlinked", None) in notices
+    # An Apple-only account: account-delete deletes it.
+    only, _ = new_person(apple)
+    requests.post(app.url + "/auth/apple", json={"id_token": apple.id_token(only, BUNDLE_ID)}, timeout=10)
+    assert apple_user_id(app, only)
+    assert requests.post(app.url + "/auth/apple/notifications", json={"payload": apple.notice(only, "account-delete")},
+                         timeout=10).status_code == 200
+    assert apple_user_id(app, only) is None
+    # A notice signed by anyone else, or for another app, is refused and changes nothing.
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    other, _ = new_person(apple)
+    requests.post(app.url + "/auth/apple", json={"id_token": apple.id_token(other, BUNDLE_ID)}, timeout=10)
+    forged = apple.notice(other, "account-delete", key=rsa.generate_private_key(public_exponent=65537, key_size=2048))
+    assert requests.post(app.url + "/auth/apple/notifications", json={"payload": forged}, timeout=10).status_code == 401
+    foreign = apple.notice(other, "account-delete", audience="com.someone.else")
+    assert requests.post(app.url + "/auth/apple/notifications", json={"payload": foreign}, timeout=10).status_code == 401
+    assert requests.post(app.url + "/auth/apple/notifications", json={"payload": ""}, timeout=10).status_code == 400
+    assert apple_user_id(app, other)

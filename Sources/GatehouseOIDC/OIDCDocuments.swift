@@ -10,6 +10,8 @@ package struct OIDCDiscovery: Decodable, Sendable, Equatable {
     /// How the token endpoint wants the client to prove itself; absent means
     /// `client_secret_basic` (OpenID Connect Discovery §3).
     package var tokenEndpointAuthMethods: [String]?
+    /// Where tokens are revoked (RFC 7009; Apple's `/auth/revoke`), if the provider says.
+    package var revocationEndpoint: String?
 
     package enum CodingKeys: String, CodingKey {
         case issuer
@@ -17,6 +19,7 @@ package struct OIDCDiscovery: Decodable, Sendable, Equatable {
         case tokenEndpoint = "token_endpoint"
         case jwksURI = "jwks_uri"
         case tokenEndpointAuthMethods = "token_endpoint_auth_methods_supported"
+        case revocationEndpoint = "revocation_endpoint"
     }
 
     /// Whether the client secret goes in the form (`client_secret_post`) rather than HTTP Basic:
@@ -32,7 +35,8 @@ package struct OIDCDiscovery: Decodable, Sendable, Equatable {
 package struct OIDCTokenResponse: Decodable, Sendable {
     package let idToken: String?
     package let accessToken: String?
-    package enum CodingKeys: String, CodingKey { case idToken = "id_token", accessToken = "access_token" }
+    package let refreshToken: String?
+    package enum CodingKeys: String, CodingKey { case idToken = "id_token", accessToken = "access_token", refreshToken = "refresh_token" }
 }
 
 /// A token endpoint's refusal (RFC 6749 §5.2).

@@ -110,9 +110,39 @@ package actor OIDCProviderClient {
             let document = try await metadata(now: now)
             (endpoint, secretInForm) = (document.tokenEndpoint, document.wantsSecretInForm)
         }
-        let clientID = settings.clientIDs[0]
-        var form = ["grant_type": "authorization_code", "code": code, "redirect_uri": redirectURI, "client_id": clientID]
+        var form = ["grant_type": "authorization_code", "code": code, "redirect_uri": redirectURI]
         if let verifier { form["code_verifier"] = verifier }
+        let (status, data) = try await send(try await authenticated(form, to: endpoint, secretInForm: secretInForm, now: now))
+        let refusal = try? JSONDecoder().decode(OIDCErrorResponse.self, from: data)
+        // GitHub refuses a code with HTTP 200 and an `error` field.
+        if (400..<500).contains(status) || (status == 200 && refusal != nil) {
+            let error = refusal?.error ?? "HTTP \(status)"
+            logger.notice("Provider refused the code", metadata: ["oidc.issuer": "\(settings.issuer)", "oidc.error": "\(error)"])
+            throw ProviderFailure.invalidCode
+        }
+        guard status == 200, let tokens = try? JSONDecoder().decode(OIDCTokenResponse.self, from: data) else {
+            throw unavailable("token endpoint answered HTTP \(status)")
+        }
+        return tokens
+    }
+
+    /// Revokes a refresh token (RFC 7009) where the discovery document names an endpoint;
+    /// `false` where it names none. A refusal or an unreachable endpoint throws.
+    package func revoke(refreshToken: String, now: Date) async throws -> Bool {
+        let document = try await metadata(now: now)
+        guard let endpoint = document.revocationEndpoint else { return false }
+        let form = ["token": refreshToken, "token_type_hint": "refresh_token"]
+        let (status, _) = try await send(try await authenticated(form, to: endpoint, secretInForm: document.wantsSecretInForm, now: now))
+        guard status == 200 else { throw unavailable("revocation endpoint answered HTTP \(status)") }
+        return true
+    }
+
+    /// A form POST to the provider with the client's id and secret, in the form or as HTTP Basic.
+    private func authenticated(_ fields: [String: String], to endpoint: String, secretInForm: Bool, now: Date) async throws
+        -> HTTPClientRequest {
+        let clientID = settings.clientIDs[0]
+        var form = fields
+        form["client_id"] = clientID
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -127,18 +157,7 @@ package actor OIDCProviderClient {
             }
         }
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
-        let (status, data) = try await send(request)
-        let refusal = try? JSONDecoder().decode(OIDCErrorResponse.self, from: data)
-        // GitHub refuses a code with HTTP 200 and an `error` field.
-        if (400..<500).contains(status) || (status == 200 && refusal != nil) {
-            let error = refusal?.error ?? "HTTP \(status)"
-            logger.notice("Provider refused the code", metadata: ["oidc.issuer": "\(settings.issuer)", "oidc.error": "\(error)"])
-            throw ProviderFailure.invalidCode
-        }
-        guard status == 200, let tokens = try? JSONDecoder().decode(OIDCTokenResponse.self, from: data) else {
-            throw unavailable("token endpoint answered HTTP \(status)")
-        }
-        return tokens
+        return request
     }
 
     /// A JSON document from the provider, with an access token where the API needs one.

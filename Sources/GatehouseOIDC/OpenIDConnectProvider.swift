@@ -22,7 +22,18 @@ package struct OpenIDConnectProvider: ExternalProvider {
         -> ExternalIdentity {
         let tokens = try await client.exchange(code: code, redirectURI: redirectURI, verifier: verifier, now: now)
         guard let token = tokens.idToken else { throw ProviderFailure.providerUnavailable }
-        return try await self.verifier.verify(token, nonce: nonce, now: now)
+        var identity = try await self.verifier.verify(token, nonce: nonce, now: now)
+        identity.refreshToken = tokens.refreshToken.flatMap { $0.isEmpty || $0.utf8.count > 2048 ? nil : $0 }
+        return identity
+    }
+
+    package func revoke(refreshToken: String, now: Date) async throws -> Bool {
+        try await client.revoke(refreshToken: refreshToken, now: now)
+    }
+
+    package func notice(_ signed: String, now: Date) async throws -> ProviderNotice {
+        guard client.settings.kind == .apple else { throw ProviderFailure.invalidToken("this provider sends no notices") }
+        return try await verifier.appleNotice(signed, now: now)
     }
 
     package func verify(_ token: String, nonce: NonceCheck, now: Date) async throws -> ExternalIdentity {

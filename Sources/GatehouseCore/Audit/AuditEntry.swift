@@ -73,6 +73,8 @@ extension AuditEntry {
             (kind, self.userID, details) = (.identityLinked, userID, ["provider": provider.rawValue])
         case .identityUnlinked(let userID, let provider):
             (kind, self.userID, details) = (.identityUnlinked, userID, ["provider": provider.rawValue])
+        case .providerNotice(let userID, let provider, let notice):
+            (kind, self.userID, details) = (.providerNotice, userID, ["provider": provider.rawValue, "notice": notice.rawValue])
         case .requestThrottled(let account, let limit):
             (kind, self.account, details) = (.requestThrottled, account, ["limit": limit.rawValue])
         case .signUpOfExistingAccount(let userID): (kind, self.userID) = (.signUpOfExistingAccount, userID)

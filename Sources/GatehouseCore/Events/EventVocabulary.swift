@@ -150,6 +150,7 @@ public enum AuditEventType: String, Sendable, Equatable, CaseIterable {
     case messageSent = "message.sent"
     case identityLinked = "identity.linked"
     case identityUnlinked = "identity.unlinked"
+    case providerNotice = "identity.provider_notice"
     case adminCreate = "admin.create"
     case adminUpdate = "admin.update"
     case adminDelete = "admin.delete"

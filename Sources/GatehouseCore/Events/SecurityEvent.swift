@@ -33,6 +33,8 @@ public enum SecurityEvent: Sendable, Equatable {
     case identityLinked(userID: String, provider: IdentityProvider)
     /// An external identity was unlinked from an account.
     case identityUnlinked(userID: String, provider: IdentityProvider)
+    /// A provider told the server about one of its identities (Apple's server-to-server notices).
+    case providerNotice(userID: String, provider: IdentityProvider, notice: ProviderNoticeKind)
     /// A request other than a sign-in (a mail, a sign-up) was refused by `limit`; `account` is
     /// the recipient's keyed reference where there is one.
     case requestThrottled(account: String?, limit: LimitKind)

@@ -16,6 +16,43 @@ package protocol ExternalProvider: Sendable {
         -> ExternalIdentity
     /// Checks an ID token an app obtained itself; a provider without ID tokens refuses.
     func verify(_ token: String, nonce: NonceCheck, now: Date) async throws -> ExternalIdentity
+    /// Revokes a refresh token at the provider (RFC 7009, Apple's `/auth/revoke`); `false` when
+    /// the provider has no revocation endpoint.
+    func revoke(refreshToken: String, now: Date) async throws -> Bool
+    /// Checks a server-to-server notice the provider signed (Apple's) and reads it.
+    func notice(_ signed: String, now: Date) async throws -> ProviderNotice
+}
+
+extension ExternalProvider {
+    package func revoke(refreshToken: String, now: Date) async throws -> Bool { false }
+    package func notice(_ signed: String, now: Date) async throws -> ProviderNotice {
+        throw ProviderFailure.invalidToken("this provider sends no notices")
+    }
+}
+
+/// What a provider's signed notice says happened to one of its identities.
+package struct ProviderNotice: Sendable, Equatable {
+    package let kind: ProviderNoticeKind
+    package let subject: String
+
+    package init(kind: ProviderNoticeKind, subject: String) {
+        self.kind = kind
+        self.subject = subject
+    }
+}
+
+/// Apple's server-to-server notices.
+public enum ProviderNoticeKind: String, Sendable, Equatable, CaseIterable {
+    /// The person stopped using Sign in with Apple with this app.
+    case consentRevoked = "consent-revoked"
+    /// The person deleted their Apple account.
+    case accountDelete = "account-delete"
+    /// The person stopped forwarding mail from their private relay address.
+    case emailDisabled = "email-disabled"
+    case emailEnabled = "email-enabled"
+
+    /// Whether the identity can no longer sign in: its sessions end and it is unlinked.
+    package var endsTheIdentity: Bool { self == .consentRevoked || self == .accountDelete }
 }
 
 /// What a token's `nonce` must be.
@@ -40,6 +77,8 @@ package struct ExternalIdentity: Sendable, Equatable {
     package let picture: String?
     /// Apple's private relay address (`is_private_email`), kept on the identity.
     package var isPrivateEmail = false
+    /// The provider's refresh token from a code exchange, kept sealed to revoke access later.
+    package var refreshToken: String?
     /// The token's `exp` plus the leeway: how long the token could be replayed.
     package var usableUntil: Date = .distantFuture
 
@@ -65,6 +104,7 @@ package struct ExternalIdentity: Sendable, Equatable {
             usableUntil: usableUntil
         )
         copy.isPrivateEmail = isPrivateEmail
+        copy.refreshToken = refreshToken
         return copy
     }
 

@@ -4,6 +4,8 @@
 /// The raw values are what the `sessions.revoked_reason` column holds; a row whose value this
 /// release does not know reads as revoked for no given reason.
 public enum SessionEndReason: String, Sendable, CaseIterable {
+    /// The provider said the person withdrew the app's access or deleted their account there.
+    case providerRevoked = "provider_revoked"
     /// `logout?scope=local`: this device only.
     case logoutLocal = "logout_local"
     /// `logout?scope=global`: every device.
@@ -46,7 +48,7 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
         case .refreshTokenReused: .reused
         case .accountLocked, .banned: .accountLocked
         case .logoutLocal, .logoutGlobal, .logoutOthers, .passwordChanged, .accountRecovered, .webSessionReplaced, .idleTimeout,
-             .signedOutFromDeviceList, .endedByOperator, .steppedUp:
+             .signedOutFromDeviceList, .endedByOperator, .steppedUp, .providerRevoked:
             .sessionRevoked
         }
     }

@@ -22,6 +22,9 @@ public struct UserAdministration: Sendable {
     package var passwordPolicy: PasswordPolicy?
     /// Second factors, where the repository keeps them (every SQL one does).
     package let factors: (any FactorRepository & FactorChallengeRepository)?
+    /// Runs before an account is deleted: the server revokes its providers' tokens there
+    /// (Apple requires it, App Store guideline 5.1.1(v)).
+    package var beforeDeleting: (@Sendable (UserRecord) async throws -> Void)?
 
     /// Creates an administration over a repository.
     /// - Parameters:
@@ -164,6 +167,7 @@ public struct UserAdministration: Sendable {
     /// Removes an account and its sessions.
     public func delete(account selector: AccountSelector) async throws {
         let user = try await account(selector)
+        try await beforeDeleting?(user)
         _ = try await users.deleteUser(id: user.id)
         reported(.delete, user)
     }

@@ -8,7 +8,7 @@ import Logging
 /// Every repository the server runs on, as one requirement: the SQL adapter is one, a test double may be another.
 public typealias GatehouseRepository = UserRepository & SessionRepository & ThrottleRepository & SecretRepository
     & SigningKeyRepository & PhoneCodeRepository & OIDCFlowRepository & OneTimeSecretRepository & PasskeyRepository
-    & FactorRepository & FactorChallengeRepository
+    & FactorRepository & FactorChallengeRepository & ProviderGrantRepository
 
 extension GatehouseServices {
     /// The pipeline and the services a configuration enables, with the key ring the JWKS route
@@ -55,7 +55,9 @@ extension GatehouseServices {
             let adapter = try await ProviderAdapters.make(settings, logger: logger)
             registry.append(try await ConfiguredProvider.open(settings, provider: adapter, secrets: repository, publicURL: publicURL))
         }
-        let providers = registry.isEmpty ? nil : ProviderSignIn(context: context, providers: registry, flows: repository, throttles: repository)
+        let providers = registry.isEmpty ? nil : ProviderSignIn(
+            context: context, providers: registry, flows: repository, throttles: repository, grants: repository, kek: kek
+        )
         // Mail exists when a sender is configured or the app needs it (then `serve` refuses to
         // start without a sender, so no mail is ever silently lost).
         let mailSender = try configuration.email.makeSender(logger: logger)

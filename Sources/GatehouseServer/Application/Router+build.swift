@@ -50,16 +50,19 @@ public func buildRouter(
         GoTrueController(services: services, anonKey: anonKey).addRoutes(to: router)
     }
     if let serviceRoleKey = configuration.serviceRoleKey {
-        let admin = UserAdministration(
+        var admin = UserAdministration(
             repository: repository, numbers: LibPhoneNumber(), hasher: composition.hasher, rules: configuration.login.rules,
             clock: configuration.clock, events: configuration.events, actor: .serviceRole, passwordPolicy: services.passwordPolicy
         )
+        if let providers = services.providers { admin.beforeDeleting = { try await providers.revokeGrants(userID: $0.id) } }
         GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey, offersFactors: services.factors != nil).addRoutes(to: router)
     }
     let analyticsKey = try await repository.key(named: WebAnalytics.keyName)
     if let providers = services.providers {
         GoogleController(pipeline: pipeline, offersGoogle: configuration.google != nil).addRoutes(to: router)
-        if configuration.providers.contains(where: { $0.kind == .apple }) { AppleController(pipeline: pipeline).addRoutes(to: router) }
+        if configuration.providers.contains(where: { $0.kind == .apple }) {
+            AppleController(pipeline: pipeline, providers: providers).addRoutes(to: router)
+        }
         ProviderFlowController(pipeline: pipeline, providers: providers, analyticsKey: analyticsKey).addRoutes(to: router)
     }
     WebController(services: services, resources: try WebResources.load(), analyticsKey: analyticsKey).addRoutes(to: router)

@@ -11,14 +11,25 @@ import Hummingbird
 /// flow is the web surface's `ProviderFlowController` (`/auth/apple/start`, its posted callback).
 package struct AppleController {
     package let pipeline: SignInPipeline
+    package let providers: ProviderSignIn
 
-    package init(pipeline: SignInPipeline) {
+    package init(pipeline: SignInPipeline, providers: ProviderSignIn) {
         self.pipeline = pipeline
+        self.providers = providers
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
         router.post("/auth/apple", use: signIn)
         router.post("/api/auth/apple", use: signIn)
+        router.post("/auth/apple/notifications", use: notification)
+    }
+
+    /// Apple's server-to-server notice `{"payload": "<JWS>"}`: checked against Apple's keys and
+    /// acted on (``ProviderSignIn/receiveNotice(_:from:)``); 200 once it is.
+    @Sendable package func notification(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(AppleNotification.self, from: request, context: context)
+        try await providers.receiveNotice(body.payload, from: .apple)
+        return try JSONBody.response([String: String]())
     }
 
     @Sendable package func signIn(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -30,6 +41,11 @@ package struct AppleController {
         response.headers[.gatehouseDevice] = signIn.deviceToken
         return response
     }
+}
+
+/// The body of `POST /auth/apple/notifications`.
+package struct AppleNotification: Decodable {
+    package let payload: String
 }
 
 /// The body of `POST /auth/apple`.

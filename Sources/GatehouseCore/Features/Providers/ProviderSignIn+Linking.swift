@@ -97,6 +97,7 @@ extension ProviderSignIn {
             throw GatehouseError.lastSignInMethod
         }
         if removed {
+            try await revokeGrants(userID: userID, provider: provider)
             context.logger.notice("Identity unlinked", metadata: ["user.id": "\(userID)", "provider": "\(provider.rawValue)"])
             context.report(.identityUnlinked(userID: userID, provider: provider), address: nil, device: nil)
         }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GatehouseModel
 import LoginCore
@@ -12,12 +13,21 @@ package struct ProviderSignIn: Sendable {
     package let registry: [ConfiguredProvider]
     let flows: any OIDCFlowRepository
     let throttles: any ThrottleRepository
+    /// What providers gave with identities (Apple's relay flag, refresh tokens to revoke).
+    let grants: any ProviderGrantRepository
+    /// Seals the providers' refresh tokens at rest.
+    let kek: SymmetricKey
 
-    package init(context: ServiceContext, providers: [ConfiguredProvider], flows: any OIDCFlowRepository, throttles: any ThrottleRepository) {
+    package init(
+        context: ServiceContext, providers: [ConfiguredProvider], flows: any OIDCFlowRepository, throttles: any ThrottleRepository,
+        grants: any ProviderGrantRepository, kek: SymmetricKey
+    ) {
         self.context = context
         registry = providers
         self.flows = flows
         self.throttles = throttles
+        self.grants = grants
+        self.kek = kek
     }
 
     var now: Date { context.now }
@@ -119,14 +129,14 @@ package struct ProviderSignIn: Sendable {
         case .idToken(let token, let nonce, let name):
             let identity = try await providerCall { try await external.verify(token, nonce: .hashed(nonce), now: now) }
             try await spend(identity, token: token)
-            verified = try await account(for: trusted(identity.naming(name), by: provider))
+            verified = try await remembering(try await account(for: trusted(identity.naming(name), by: provider)), identity)
         case .authorizationCode(let code, let redirectURI, let codeVerifier):
             let identity = try await providerCall {
                 try await external.identity(
                     fromCode: code, redirectURI: redirectURI ?? provider.callbackURL, verifier: codeVerifier, nonce: .unchecked, now: now
                 )
             }
-            verified = try await account(for: trusted(identity, by: provider))
+            verified = try await remembering(try await account(for: trusted(identity, by: provider)), identity)
         case .callback(let state, let code, let binding, let name):
             let flow = try await boundFlow(provider, state: state, binding: binding)
             let identity = try await providerCall {
@@ -137,13 +147,19 @@ package struct ProviderSignIn: Sendable {
                 )
             }
             verified = if flow.purpose == .link, let userID = flow.userID {
-                try await link(trusted(identity, by: provider), toUser: userID)
+                try await remembering(try await link(trusted(identity, by: provider), toUser: userID), identity)
             } else {
-                try await account(for: trusted(identity.naming(name), by: provider))
+                try await remembering(try await account(for: trusted(identity.naming(name), by: provider)), identity)
             }
             verified.flow = flow
         }
         verified.method = provider.kind.method
+        return verified
+    }
+
+    /// The identity the verifier proved, remembered with what its provider gave beyond the subject.
+    private func remembering(_ verified: Verified, _ identity: ExternalIdentity) async throws -> Verified {
+        try await remember(identity, userID: verified.user.id)
         return verified
     }
 
