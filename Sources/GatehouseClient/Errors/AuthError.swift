@@ -36,6 +36,8 @@ public enum AuthError: Error, Equatable, Sendable {
     case passkeyCancelled
     /// The platform authenticator failed or is not available.
     case authenticatorFailure(String)
+    /// The person dismissed a provider's own sheet (Sign in with Apple).
+    case providerCancelled
 
     /// Whether trying again later may succeed: the session must survive these.
     public var isTransient: Bool {
@@ -62,6 +64,7 @@ public enum AuthError: Error, Equatable, Sendable {
         case .server(_, .weakPassword, let message): .passwordRejected(message: message)
         case .server(let status, let code, _): Self.loginFailure(status: status, code: code)
         case .passkeyCancelled: .passkeyCancelled
+        case .providerCancelled: .providerCancelled
         case .authenticatorFailure: .passkeyFailed
         case .malformedResponse, .insecureURL, .storeLocked, .storeFailure: .serverError(status: 0)
         }

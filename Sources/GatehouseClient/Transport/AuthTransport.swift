@@ -30,6 +30,9 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
     /// Sign in with Google: an ID token from Google's SDK and the raw nonce the app sent (the
     /// token carries its SHA-256, GoTrue's rule). Every transport.
     case googleIDToken(token: String, nonce: String?)
+    /// Sign in with Apple: the identity token from Apple's sheet, the raw nonce whose SHA-256
+    /// the request carried, and the name Apple gives at the first authorisation only. Every transport.
+    case apple(identityToken: String, nonce: String?, name: String?)
     /// The one-time code a server-side Google flow returned to the app, with the app's PKCE
     /// verifier (the CLI's loopback sign-in; Supabase's `grant_type=pkce`).
     case flowCode(code: String, verifier: String)
@@ -48,6 +51,7 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
         case .phoneCode: "AuthGrant.phoneCode(<redacted>)"
         case .googleCode: "AuthGrant.googleCode(<redacted>)"
         case .googleIDToken: "AuthGrant.googleIDToken(<redacted>)"
+        case .apple: "AuthGrant.apple(<redacted>)"
         case .flowCode: "AuthGrant.flowCode(<redacted>)"
         case .emailLink: "AuthGrant.emailLink(<redacted>)"
         case .passwordReset: "AuthGrant.passwordReset(<redacted>)"

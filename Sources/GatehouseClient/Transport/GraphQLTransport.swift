@@ -47,6 +47,11 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
         signInWithGoogle(data: { code: $code, redirectUri: $redirectUri, codeVerifier: $codeVerifier, idToken: $idToken, nonce: $nonce }) \
         { token refreshToken expiresIn \(userFields) } }
         """
+    static let signInWithApple = """
+        mutation apple($idToken: String!, $nonce: String, $name: String) { \
+        signInWithApple(data: { idToken: $idToken, nonce: $nonce, name: $name }) \
+        { token refreshToken expiresIn \(userFields) } }
+        """
     static let codeFields = "verificationId phoneMasked expiresIn resendAfter codeLength"
     static let me = "query me { me { id email firstName lastName } }"
 
@@ -77,6 +82,9 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
         case .googleIDToken(let token, let nonce):
             try await execute(Self.signInWithGoogle, ["idToken": token, "nonce": nonce].compactMapValues { $0 },
                               field: "signInWithGoogle", as: Payload.self).tokens
+        case .apple(let token, let nonce, let name):
+            try await execute(Self.signInWithApple, ["idToken": token, "nonce": nonce, "name": name].compactMapValues { $0 },
+                              field: "signInWithApple", as: Payload.self).tokens
         case .flowCode:
             throw grant.unsupported(by: "GraphQL")
         case .emailLink(let proof):

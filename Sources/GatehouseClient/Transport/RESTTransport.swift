@@ -18,6 +18,7 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
         /// Seed 002's Sign in with Google.
         public var google = "auth/google"
         public var googleFlowToken = "auth/google/token"
+        public var apple = "auth/apple"
         /// Issue 22's account lifecycle.
         public var signUp = "api/auth/signup"
         public var verifyEmail = "api/auth/email/verify"
@@ -56,6 +57,8 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
             try await google(["id_token": token, "nonce": nonce], path: paths.google)
         case .flowCode(let code, let verifier):
             try await google(["auth_code": code, "code_verifier": verifier], path: paths.googleFlowToken)
+        case .apple(let token, let nonce, let name):
+            try await google(["id_token": token, "nonce": nonce, "name": name], path: paths.apple)
         case .emailLink(let proof):
             try tokens(await send(JSONExchange.request(url(paths.verifyEmail), body: proof.fields)))
         case .passwordReset(let proof, let password):

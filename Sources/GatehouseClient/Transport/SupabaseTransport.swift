@@ -39,6 +39,9 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
             try await session(from: JSONExchange.request(url("verify"), body: ["type": "sms", "phone": phone, "token": code], headers: headers))
         case .googleIDToken(let idToken, let nonce):
             try await token(grant: "id_token", body: ["provider": "google", "id_token": idToken, "nonce": nonce].compactMapValues { $0 })
+        case .apple(let idToken, let nonce, _):
+            // GoTrue takes no name with the token; an app sets it with `PUT /user` afterwards.
+            try await token(grant: "id_token", body: ["provider": "apple", "id_token": idToken, "nonce": nonce].compactMapValues { $0 })
         case .flowCode(let code, let verifier):
             try await token(grant: "pkce", body: ["auth_code": code, "code_verifier": verifier])
         case .googleCode, .passkey:
