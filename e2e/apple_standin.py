@@ -218,3 +218,16 @@ class Apple:
                 self._send(404, {"error": "not_found"})
 
         return Handler
+
+
+if __name__ == "__main__":
+    # Run it by hand to try Sign in with Apple locally: it makes a team key, listens, and prints
+    # the app file's providers.apple block to paste (see the README's "Sign in with Apple").
+    import tempfile as _tempfile
+    folder = _tempfile.mkdtemp(prefix="apple-standin-")
+    path, public = team_key(folder)
+    standin = Apple(public)
+    standin.put_user("000001.demo", "demo@privaterelay.appleid.com", private=True, first="Demo", last="Person")
+    print(json.dumps({"apple": {"servicesId": SERVICES_ID, "bundleIds": [BUNDLE_ID], "teamId": TEAM_ID, "keyId": KEY_ID,
+                                "privateKeyFile": path, "issuer": standin.url}}, indent=2), flush=True)
+    threading.Event().wait()

@@ -134,3 +134,12 @@ class GitHub:
                 self._send(404, {"message": "Not Found"})
 
         return Handler
+
+
+if __name__ == "__main__":
+    # Run it by hand to try GitHub sign-in locally: it listens and prints the app file's
+    # providers.github block; the secret is GATEHOUSE_PROVIDER_GITHUB_CLIENT_SECRET=github-secret.
+    standin = GitHub()
+    standin.put_user("octo-demo", 1, [{"email": "octo@example.com", "primary": True, "verified": True}], "Octo Demo")
+    print(json.dumps({"github": {"clientId": CLIENT_ID, "baseURL": standin.url}}, indent=2), flush=True)
+    threading.Event().wait()

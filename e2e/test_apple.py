@@ -269,3 +269,28 @@ def test_AP09_apples_notices_unlink_end_sessions_delete_a_sole_identity_and_are_
     assert requests.post(app.url + "/auth/apple/notifications", json={"payload": foreign}, timeout=10).status_code == 401
     assert requests.post(app.url + "/auth/apple/notifications", json={"payload": ""}, timeout=10).status_code == 400
     assert apple_user_id(app, other)
+
+
+def test_AP10_urbannests_example_shows_apple_after_google_below_its_phone_form(browser, apple, provider):
+    """UrbanNest's own app file (phone, Google, Apple) with both providers configured."""
+    config = json.loads((ROOT / "examples/004-urbannest/gatehouse.json").read_text())
+    config["login"].pop("logo", None)
+    assert config["signIn"]["methods"] == ["phone", "google", "apple"]
+    config["providers"] = {
+        "apple": {"servicesId": SERVICES_ID, "teamId": TEAM_ID, "keyId": KEY_ID, "privateKeyFile": apple.key_path, "issuer": apple.url},
+        "google": {"clientIds": [WEB_CLIENT], "issuer": provider.url},
+    }
+    path = os.path.join(tempfile.mkdtemp(prefix="gatehouse-urbannest-"), "gatehouse.json")
+    with open(path, "w") as file:
+        json.dump(config, file)
+    port = free_port()
+    server = Server(path, port=port, extra=("--public-url", f"http://localhost:{port}"),
+                    environment={"GATEHOUSE_PROVIDER_GOOGLE_CLIENT_SECRET": "provider-secret"})
+    try:
+        driver = browser(width=390, height=844)
+        driver.get(server.url + "/login")
+        google, button = el(driver, "google"), el(driver, "apple")
+        assert el(driver, "phone").location["y"] < google.location["y"] < button.location["y"]
+        assert button.text == "Sign in with Apple" and button.size["height"] == google.size["height"]
+    finally:
+        server.close()

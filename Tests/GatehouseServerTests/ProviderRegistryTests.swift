@@ -124,7 +124,8 @@ import Testing
             try AppProviders.settings(try Self.app(plainHTTP), redirectAllowList: [], environment: ["GATEHOUSE_PROVIDER_ACME_CLIENT_SECRET": "s"])
         }
         // Decoding itself refuses a listed provider without settings, an unknown key, and a bad id.
-        #expect(throws: (any Error).self) { try Self.app(#"{"signIn": {"methods": ["github"]}}"#) }
+        #expect(throws: (any Error).self) { try Self.app(#"{"signIn": {"methods": ["acme"]}}"#) }
+        #expect(try Self.app(#"{"signIn": {"methods": ["apple", "email"]}}"#).providers.isEmpty, "a built-in may wait for its settings")
         #expect(throws: (any Error).self) { try Self.app(#"{"signIn": {"methods": ["github"]}, "providers": {"github": {"clientId": "a", "secret": "x"}}}"#) }
         #expect(throws: (any Error).self) { try Self.app(#"{"signIn": {"methods": ["Git Hub"]}}"#) }
     }

@@ -50,6 +50,10 @@ extension GatehouseServices {
             issuer.dispatch.events = configuration.events
             return PhoneCodes(context: context, issuer: issuer)
         }
+        // Listed but not configured yet (an example app file): said once, and no button shows.
+        for id in configuration.signInMethods.providers where !configuration.providers.contains(where: { $0.id == id }) {
+            logger.notice("A listed provider is not configured; its button is hidden", metadata: ["provider": "\(id.rawValue)"])
+        }
         var registry: [ConfiguredProvider] = []
         for settings in configuration.providers {
             let adapter = try await ProviderAdapters.make(settings, logger: logger)

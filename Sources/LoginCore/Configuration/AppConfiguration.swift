@@ -37,6 +37,11 @@ public struct AppConfiguration: Equatable, Sendable {
     }
 }
 
+extension AppConfiguration {
+    /// The providers Gatehouse knows by name.
+    public static let builtInProviders: Set<SignInMethods.Method> = [.google, .apple, .github, .microsoft]
+}
+
 extension AppConfiguration: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn, accounts, passkeys, mfa, providers }
 
@@ -57,7 +62,9 @@ extension AppConfiguration: Codable {
                 forKey: .providers, in: container, debugDescription: "a provider id is 1 to 32 lowercase letters, digits and dashes (not email or phone): \(id)"
             )
         }
-        for method in signIn.providers where method != .google && providers[method.rawValue] == nil {
+        // A built-in provider may be listed before it is configured (its button shows once it
+        // is); an id of the app's own must say what it is.
+        for method in signIn.providers where !Self.builtInProviders.contains(method) && providers[method.rawValue] == nil {
             throw DecodingError.dataCorruptedError(
                 forKey: .providers, in: container, debugDescription: "signIn.methods lists \(method) but providers has no \(method)"
             )
