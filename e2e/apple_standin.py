@@ -25,11 +25,13 @@ import secrets
 import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+from standin_http import StandInHandler
 
 TEAM_ID, KEY_ID = "TEAMID1234", "KEYID12345"
 SERVICES_ID, BUNDLE_ID = "com.example.gatehouse.web", "com.example.gatehouse"
@@ -106,22 +108,7 @@ class Apple:
     def _handler(self):
         apple = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _send(self, status, body, content_type="application/json"):
-                data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def _form(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                return {k: v[0] for k, v in urllib.parse.parse_qs(self.rfile.read(length).decode()).items()}
-
+        class Handler(StandInHandler):
             def do_GET(self):
                 url = urllib.parse.urlparse(self.path)
                 query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
@@ -152,8 +139,7 @@ class Apple:
 
             def do_PUT(self):
                 if self.path.startswith("/_users/"):
-                    length = int(self.headers.get("Content-Length") or 0)
-                    body = json.loads(self.rfile.read(length))
+                    body = self._json()
                     apple.put_user(self.path.removeprefix("/_users/"), body["email"], body.get("private", False),
                                    body.get("firstName"), body.get("lastName"))
                     return self._send(204, "")

@@ -18,7 +18,9 @@ import json
 import secrets
 import threading
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+from standin_http import StandInHandler
 
 CLIENT_ID, CLIENT_SECRET = "gatehouse-github-client", "github-secret"
 
@@ -44,24 +46,7 @@ class GitHub:
     def _handler(self):
         github = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _send(self, status, body, content_type="application/json", headers=()):
-                data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in headers:
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
-
-            def _form(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                return {k: v[0] for k, v in urllib.parse.parse_qs(self.rfile.read(length).decode()).items()}
-
+        class Handler(StandInHandler):
             def do_GET(self):
                 url = urllib.parse.urlparse(self.path)
                 query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
@@ -94,8 +79,7 @@ class GitHub:
 
             def do_PUT(self):
                 if self.path.startswith("/_users/"):
-                    length = int(self.headers.get("Content-Length") or 0)
-                    body = json.loads(self.rfile.read(length))
+                    body = self._json()
                     github.put_user(self.path.removeprefix("/_users/"), body["id"], body["emails"], body.get("name"))
                     return self._send(204, "")
                 self._send(404, {"message": "Not Found"})

@@ -19,8 +19,10 @@ from phone_pages import PhoneServer
 
 PHONE_OPERATIONS = ["phoneCountries", "sendPhoneCode", "resendPhoneCode", "registerPhone", "verifyPhoneCode",
                     "supabaseOTP", "supabaseVerify"]
-# Served when a Google provider is configured: fuzzed against Peated's server with oidc-provider-mock.
-GOOGLE_OPERATIONS = ["googleSignIn", "googleSignInAPI", "googleFlowToken", "googleStart", "googleCallback", "supabaseAuthorize"]
+# Served when a provider is configured: fuzzed against Peated's server with oidc-provider-mock
+# as Google (Apple is listed there but not configured: its routes answer 404, as documented).
+GOOGLE_OPERATIONS = ["googleSignIn", "googleSignInAPI", "googleFlowToken", "providerStart", "providerCallback",
+                     "providerPostedCallback", "supabaseAuthorize", "appleSignIn", "appleSignInAPI", "appleNotifications"]
 
 # Sign-up, verification and reset: fuzzed on Peated's server, whose app file turns them on.
 # supabaseUpdateUser sets a password, so it runs only there, where no session is handed over.
@@ -81,7 +83,7 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
                   *[argument for operation in PHONE_OPERATIONS + GOOGLE_OPERATIONS + ACCOUNT_OPERATIONS + MFA_OPERATIONS
                     for argument in ("--exclude-operation-id", operation)]]
         mfa = [argument for operation in MFA_OPERATIONS for argument in ("--include-operation-id", operation)]
-        runs = [schemathesis(server, access_token(server), anon_key, others, 200),
+        runs = [schemathesis(server, access_token(server), anon_key, others, 120),
                 schemathesis(server, access_token(server), anon_key, mfa, 60),
                 schemathesis(server, access_token(server), anon_key, logouts, 200)]
         admin_server = Server("003-peer-mentor", extra=("--service-role-key", SERVICE_ROLE_KEY))
@@ -101,7 +103,7 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
         provider = Provider()
         google_server = GoogleServer(provider, "002-peated")
         try:
-            runs.append(schemathesis(google_server, "none", "anon-test-key", google, 150))
+            runs.append(schemathesis(google_server, "none", "anon-test-key", google, 100))
             assert "Unexpected error" not in google_server.log
         finally:
             google_server.close()

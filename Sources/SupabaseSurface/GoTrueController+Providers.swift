@@ -6,7 +6,7 @@ import LoginCore
 extension GoTrueController {
     /// The registry's id for a provider as GoTrue names it: `azure` is Microsoft; `google`,
     /// `github`, `apple` and an app's own OpenID ids (`keycloak`, `acme-sso`) are themselves.
-    static func provider(named name: String?) throws -> SignInMethods.Method {
+    package static func provider(named name: String?) throws -> SignInMethods.Method {
         guard let name else { throw GoTrueError.validationFailed("provider is required") }
         let id = name == "azure" ? SignInMethods.Method.microsoft : SignInMethods.Method(rawValue: name)
         guard id.isWellFormed, id.isProvider else {

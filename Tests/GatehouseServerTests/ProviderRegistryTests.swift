@@ -5,6 +5,7 @@ import GatehouseOIDC
 import GatehouseServer
 import GatehouseTestSupport
 import LoginCore
+import SupabaseSurface
 import Logging
 import Testing
 
@@ -177,5 +178,18 @@ extension LocalIDToken {
         var copy = self
         change(&copy)
         return copy
+    }
+}
+
+/// GoTrue's names for providers: Microsoft is `azure`; the others are their ids; nothing else
+/// reaches the registry.
+@Suite struct GoTrueProviderNameTests {
+    @Test func I38_azureIsMicrosoftAndOtherNamesAreTheirIds() throws {
+        #expect(try GoTrueController.provider(named: "azure") == .microsoft)
+        #expect(try GoTrueController.provider(named: "github") == .github)
+        #expect(try GoTrueController.provider(named: "keycloak") == SignInMethods.Method(rawValue: "keycloak"))
+        for bad in [nil, "", "email", "phone", "Git Hub", String(repeating: "a", count: 33)] {
+            #expect(throws: GoTrueError.self) { try GoTrueController.provider(named: bad) }
+        }
     }
 }

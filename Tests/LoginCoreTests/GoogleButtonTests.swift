@@ -10,8 +10,11 @@ import Testing
         let button: ProviderButton
         var state = ProviderButtonState()
 
-        init(_ app: String) throws {
-            button = ProviderButton(configuration: try ExampleConfigurations.load(app))
+        /// Reports the machine made, in order (checked by the suites that name events).
+        var events: [AnalyticsEvent] = []
+
+        init(_ app: String, provider: ProviderDescriptor = .google) throws {
+            button = ProviderButton(configuration: try ExampleConfigurations.load(app), provider: provider)
         }
 
         mutating func send(
@@ -23,13 +26,14 @@ import Testing
             let actual = button.send(event, to: &state)
             #expect(state == expected, "state after \(event)", sourceLocation: sourceLocation)
             #expect(actual.untracked == effects, "effects of \(event)", sourceLocation: sourceLocation)
+            events += actual.compactMap(\.tracked)
         }
 
-        mutating func tap() {
-            send(.tapped, effects: [.announce("Signing in with Google"), .startFlow]) {
+        mutating func tap(_ busy: String = "Signing in with Google") {
+            send(.tapped, effects: [.announce(busy), .startFlow]) {
                 $0 = ProviderButtonState()
                 $0.isBusy = true
-                $0.announcement = "Signing in with Google"
+                $0.announcement = busy
             }
         }
     }

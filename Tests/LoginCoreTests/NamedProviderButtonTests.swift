@@ -8,35 +8,7 @@ import Testing
 @Suite struct NamedProviderButtonTests {
     static let acme = ProviderDescriptor(id: SignInMethods.Method(rawValue: "acme-sso"), label: "Acme SSO")
 
-    struct Probe {
-        let button: ProviderButton
-        var state = ProviderButtonState()
-        var events: [AnalyticsEvent] = []
-
-        init(_ app: String, provider: ProviderDescriptor) throws {
-            button = ProviderButton(configuration: try ExampleConfigurations.load(app), provider: provider)
-        }
-
-        mutating func send(
-            _ event: ProviderButtonEvent, effects: [ProviderButtonEffect] = [],
-            sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout ProviderButtonState) -> Void
-        ) {
-            var expected = state
-            update(&expected)
-            let actual = button.send(event, to: &state)
-            #expect(state == expected, "state after \(event)", sourceLocation: sourceLocation)
-            #expect(actual.untracked == effects, "effects of \(event)", sourceLocation: sourceLocation)
-            events += actual.compactMap(\.tracked)
-        }
-
-        mutating func tap(_ busy: String) {
-            send(.tapped, effects: [.announce(busy), .startFlow]) {
-                $0 = ProviderButtonState()
-                $0.isBusy = true
-                $0.announcement = busy
-            }
-        }
-    }
+    typealias Probe = GoogleButtonTests.Probe
 
     @Test func I38_aNamedProvidersFailureAndLinkRequiredUseItsLabelAndItsEventsNameIt() throws {
         var probe = try Probe("004-urbannest", provider: Self.acme)
