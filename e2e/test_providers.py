@@ -156,7 +156,7 @@ def test_P04_cancelling_at_github_returns_to_the_login_page_quietly(browser, app
     assert el(driver, "github").get_attribute("aria-busy") != "true"
 
 
-def test_P05_acme_sso_links_a_trusted_verified_email_and_home_links_and_unlinks_each_provider(browser, app, provider, github):
+def test_P05_acme_sso_links_a_trusted_verified_email_and_home_links_and_unlinks_each_provider(browser, app, provider, github, axe_source):
     sub = "acme-" + secrets.token_hex(4)
     email = f"{sub}@acme.example"
     provider.put_user(sub, email, verified=True, name="Acme Person")
@@ -175,6 +175,9 @@ def test_P05_acme_sso_links_a_trusted_verified_email_and_home_links_and_unlinks_
     authorize_at_github(driver, login)
     landed(driver, app, "/home")
     assert el(driver, "github-status").text == "Linked"
+    rows = driver.find_elements("css selector", ".provider-row strong")
+    assert [row.text for row in rows] == ["GitHub", "Acme SSO"]
+    assert axe_violations(driver, axe_source) == []
     click_and_land(driver, el(driver, "unlink-acme-sso"), app, "/home/acme-sso/unlink")
     assert el(driver, "notice").text == "Unlink Acme SSO? You will no longer be able to sign in with it."
     click_and_land(driver, el(driver, "submit"), app, "/home")

@@ -66,6 +66,7 @@ extension MessageKey {
         case .namedProviderLinkRequired: "An account with this email already exists. Sign in with your password, then link {provider}."
         case .namedLinkProvider: "Link {provider}"
         case .namedUnlinkProvider: "Unlink {provider}"
+        case .providersTitle: "Connected accounts"
         default: ""
         }
     }

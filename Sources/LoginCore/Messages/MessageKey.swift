@@ -211,6 +211,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case namedProviderLinkRequired
     case namedLinkProvider
     case namedUnlinkProvider
+    case providersTitle
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {

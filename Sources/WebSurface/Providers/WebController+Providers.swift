@@ -92,7 +92,7 @@ extension WebController {
                 "error": error ?? "", "hasError": error != nil, "notice": notice ?? "", "hasNotice": notice != nil,
             ]
         }
-        return ["offersProviders": true, "providerRows": rows]
+        return ["offersProviders": true, "providerRows": rows, "providersTitle": m.text(.providersTitle)]
     }
 
     /// The profile step a new provider account lands on (UrbanNest's "Profile Setup").
