@@ -18,6 +18,8 @@ public final class LocalKeyProvider: Sendable {
     public static let ecKid = "local-ec"
     let signer: JWTKeyCollection
     let server: Task<Void, any Error>
+    /// Codes ``issue(code:token:)`` registered, each answered once by `POST /token`.
+    let codes: CodeBox
 
     public static func start() async throws -> LocalKeyProvider {
         let key = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
@@ -28,7 +30,17 @@ public final class LocalKeyProvider: Sendable {
         let (modulus, exponent) = try key.publicKey.getKeyPrimitives()
         let ports = AsyncStream.makeStream(of: Int.self)
         let issuer = IssuerBox()
+        let codes = CodeBox()
         let router = Router()
+        // The token endpoint: a registered code, once, for its ID token.
+        router.post("/token") { request, context in
+            let body = try await request.body.collect(upTo: 64 * 1024)
+            let form = URLComponents(string: "?" + String(buffer: body))?.queryItems ?? []
+            guard let code = form.first(where: { $0.name == "code" })?.value, let token = codes.take(code) else {
+                return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_grant"}"#)))
+            }
+            return try JSONDocument(["id_token": token, "token_type": "Bearer"]).response(from: request, context: context)
+        }
         router.get("/.well-known/openid-configuration") { _, _ in
             let base = issuer.value
             return JSONDocument([
@@ -57,13 +69,19 @@ public final class LocalKeyProvider: Sendable {
         let server = Task { try await app.runService(gracefulShutdownSignals: []) }
         var iterator = ports.stream.makeAsyncIterator()
         issuer.value = "http://127.0.0.1:\(await iterator.next() ?? 0)"
-        return LocalKeyProvider(issuer: issuer.value, signer: signer, server: server)
+        return LocalKeyProvider(issuer: issuer.value, signer: signer, server: server, codes: codes)
     }
 
-    init(issuer: String, signer: JWTKeyCollection, server: Task<Void, any Error>) {
+    init(issuer: String, signer: JWTKeyCollection, server: Task<Void, any Error>, codes: CodeBox) {
         self.issuer = issuer
         self.signer = signer
         self.server = server
+        self.codes = codes
+    }
+
+    /// Registers `code`: the token endpoint answers it once with `token`.
+    public func issue(code: String, token: String) {
+        codes.put(code, token)
     }
 
     /// Signs an ID token with these claims (nil ones are left out).
@@ -129,6 +147,20 @@ public struct LocalIDToken: JWTPayload {
     }
 
     public func verify(using _: some JWTAlgorithm) throws {}
+}
+
+/// The codes the token endpoint answers, each once.
+final class CodeBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tokens: [String: String] = [:]
+
+    func put(_ code: String, _ token: String) {
+        lock.withLock { tokens[code] = token }
+    }
+
+    func take(_ code: String) -> String? {
+        lock.withLock { tokens.removeValue(forKey: code) }
+    }
 }
 
 /// The issuer's address, known once the port is.

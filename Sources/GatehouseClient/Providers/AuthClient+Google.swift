@@ -1,7 +1,8 @@
 import Foundation
 import LoginCore
 
-/// A finished Sign in with Google: the stored session, and whether the account is new.
+/// A finished sign-in with a provider (Google, Apple, GitHub, …): the stored session, and
+/// whether the account is new.
 public struct GoogleSignIn: Sendable, Equatable {
     public var session: Session
     /// The account was just created: show the profile step (seed 004's Profile Setup).
@@ -30,6 +31,14 @@ extension AuthClient {
     /// loopback redirect, like the CLI's), with the app's PKCE verifier.
     @discardableResult
     public func signInWithGoogle(flowCode: String, verifier: String) async throws -> GoogleSignIn {
+        try await signInWithProvider(flowCode: flowCode, verifier: verifier)
+    }
+
+    /// Signs in with the one-time code any provider's server-side flow returned to the app
+    /// (`/auth/<id>/start?redirect_to=…`, or Supabase's `/authorize?provider=…`): GitHub,
+    /// Microsoft, Apple, an app's own OpenID issuer. REST and Supabase.
+    @discardableResult
+    public func signInWithProvider(flowCode: String, verifier: String) async throws -> GoogleSignIn {
         try await google(.flowCode(code: flowCode, verifier: verifier))
     }
 

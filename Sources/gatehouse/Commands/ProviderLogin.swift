@@ -43,7 +43,7 @@ extension Gatehouse.Login {
             throw ExitCode.failure
         }
         let result: Result<GoogleSignIn, any Error> = await Spinner.run("Signing in…") {
-            do { return .success(try await client.signInWithGoogle(flowCode: code, verifier: verifier)) } catch { return .failure(error) }
+            do { return .success(try await client.signInWithProvider(flowCode: code, verifier: verifier)) } catch { return .failure(error) }
         }
         let signIn: GoogleSignIn
         do {
