@@ -22,7 +22,8 @@ PHONE_OPERATIONS = ["phoneCountries", "sendPhoneCode", "resendPhoneCode", "regis
 # Served when a provider is configured: fuzzed against Peated's server with oidc-provider-mock
 # as Google (Apple is listed there but not configured: its routes answer 404, as documented).
 GOOGLE_OPERATIONS = ["googleSignIn", "googleSignInAPI", "googleFlowToken", "providerStart", "providerCallback",
-                     "providerPostedCallback", "supabaseAuthorize", "appleSignIn", "appleSignInAPI", "appleNotifications"]
+                     "providerPostedCallback", "providerContinue", "supabaseAuthorize", "supabaseLinkIdentity", "supabaseUnlinkIdentity",
+                     "appleSignIn", "appleSignInAPI", "appleNotifications"]
 
 # Sign-up, verification and reset: fuzzed on Peated's server, whose app file turns them on.
 # supabaseUpdateUser sets a password, so it runs only there, where no session is handed over.

@@ -277,3 +277,42 @@ def test_P09_cli_login_with_github_through_the_loopback_redirect(app, github):
     assert f"Signed in as Terminal Hopper <{email}>" in out
     bad = subprocess.run([BIN, "login", "--provider", "Not A Provider"], capture_output=True, text=True, timeout=30)
     assert bad.returncode != 0 and len(bad.stderr.strip().splitlines()) == 1 and "--provider" in bad.stderr
+
+
+def test_P10_supabase_auth_links_and_unlinks_an_identity_and_keeps_the_last_way_in(keycloak_app, github):
+    app = keycloak_app
+    email = f"link-{secrets.token_hex(4)}@example.com"
+    app.create_user(email, "Link Person", "correct horse battery")
+    client = SyncGoTrueClient(url=app.url + "/auth/v1", headers={"apikey": "anon-test-key"}, auto_refresh_token=False)
+    client.sign_in_with_password({"email": email, "password": "correct horse battery"})
+    login, _ = github_person(github)
+    linking = client.link_identity({"provider": "github", "options": {"redirect_to": "http://127.0.0.1:5173/callback"}})
+    assert linking.url.startswith(app.url + "/auth/github/continue?")
+    back = browse(linking.url, lambda authorize: requests.post(
+        authorize, data={**dict(urllib.parse.parse_qsl(urllib.parse.urlparse(authorize).query)), "login": login},
+        allow_redirects=False, timeout=10).headers["Location"])
+    assert back == "http://127.0.0.1:5173/callback"
+    identities = client.get_user_identities().identities
+    assert sorted(i.provider for i in identities) == ["email", "github"]
+    # The same handed-over address cannot be used twice.
+    again = requests.get(linking.url, allow_redirects=False, timeout=10)
+    replay = requests.get(app.url + "/auth/github/callback", params={"state": "x", "code": "y"},
+                          headers={"Cookie": f"__Host-gatehouse-oidc={again.cookies.get('__Host-gatehouse-oidc', '')}"}, timeout=10)
+    assert "signin=rejected" in replay.text
+    github_identity = next(i for i in identities if i.provider == "github")
+    client.unlink_identity(github_identity)
+    assert [i.provider for i in client.get_user_identities().identities] == ["email"]
+    # An account whose only way in is GitHub (its verified email has no password) keeps it.
+    only, _ = github_person(github)
+    from supabase_auth.errors import AuthApiError
+    oauth = SyncGoTrueClient(url=app.url + "/auth/v1", headers={"apikey": "anon-test-key"}, auto_refresh_token=False, flow_type="pkce")
+    started = oauth.sign_in_with_oauth({"provider": "github", "options": {"redirect_to": "http://127.0.0.1:5173/callback"}})
+    code_back = browse(started.url, lambda authorize: requests.post(
+        authorize, data={**dict(urllib.parse.parse_qsl(urllib.parse.urlparse(authorize).query)), "login": only},
+        allow_redirects=False, timeout=10).headers["Location"])
+    oauth.exchange_code_for_session({"auth_code": urllib.parse.parse_qs(urllib.parse.urlparse(code_back).query)["code"][0]})
+    sole = oauth.get_user_identities().identities
+    assert sorted(i.provider for i in sole) == ["email", "github"]
+    with pytest.raises(AuthApiError) as refused:
+        oauth.unlink_identity(next(i for i in sole if i.provider == "github"))
+    assert refused.value.code == "single_identity_not_deletable"

@@ -43,6 +43,7 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
     case emailProviderDisabled = "email_provider_disabled"
     case phoneProviderDisabled = "phone_provider_disabled"
     case singleIdentityNotDeletable = "single_identity_not_deletable"
+    case identityNotFound = "identity_not_found"
     case notFound = "not_found"
     case requestError = "request_error"
     case userNotFound = "user_not_found"
@@ -89,7 +90,7 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
         case .weakPassword: .weakPassword
         case .signupDisabled: .featureDisabled
         case .reauthenticationNeeded: .reauthenticationRequired
-        case .requestTooLarge, .unexpectedFailure, .invalidAPIKey, .notAdmin, .notFound, .requestError, .methodNotAllowed: nil
+        case .requestTooLarge, .unexpectedFailure, .invalidAPIKey, .notAdmin, .notFound, .requestError, .methodNotAllowed, .identityNotFound: nil
         }
     }
 }

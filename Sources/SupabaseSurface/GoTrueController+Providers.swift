@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseModel
+import GatehouseCore
 import GatehouseHTTP
 import Hummingbird
 import LoginCore
@@ -47,5 +49,39 @@ extension GoTrueController {
     package func pkceGrant(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoTruePKCEGrant.self, from: request, context: context)
         return try await signedIn(.flowCode(code: body.authCode, verifier: body.codeVerifier), context: context)
+    }
+
+    /// `GET /user/identities/authorize?provider=…&redirect_to=…&skip_http_redirect=true` (Bearer):
+    /// `link_identity`. Starts a link of the signed-in account and answers `{"url"}`, an address
+    /// on this server that hands the flow to the browser; after the provider, the browser goes
+    /// to `redirect_to` (an allowed address) or Home.
+    @Sendable package func linkIdentity(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard let principal = context.identity else { throw GoTrueError.noAuthorization }
+        let query = request.uri.queryParameters
+        let provider = try Self.provider(named: query["provider"].map(String.init))
+        let started = try await services.providerSignIn().startFlow(
+            provider, purpose: .link, returnTo: query["redirect_to"].map(String.init) ?? "/home", userID: principal.user.id,
+            from: context.client
+        )
+        let base = services.pipeline.settings.publicURL.hasSuffix("/")
+            ? String(services.pipeline.settings.publicURL.dropLast()) : services.pipeline.settings.publicURL
+        let url = ProviderSignIn.appending(
+            ["state": Optional(started.state), "binding": Optional(started.binding)], to: base + "/auth/\(provider.rawValue)/continue"
+        )
+        guard query["skip_http_redirect"] == "true" else { return Response.redirect(to: url, type: .found) }
+        return try JSONBody.response(["url": url])
+    }
+
+    /// `DELETE /user/identities/{identity_id}` (Bearer): `unlink_identity` for a provider's
+    /// identity; the last way in cannot be removed (422 `single_identity_not_deletable`).
+    @Sendable package func unlinkIdentity(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        guard let principal = context.identity else { throw GoTrueError.noAuthorization }
+        let id = context.parameters.get("id") ?? ""
+        let identities = try await services.profiles.identities(of: principal.user.id)
+        guard let identity = identities.first(where: { GoTrueIdentity($0, user: principal.user).identityID == id }),
+              identity.provider != .email, identity.provider != .phone
+        else { throw GoTrueError(.notFound, .identityNotFound, "Identity doesn't exist") }
+        try await services.providerSignIn().unlink(identity.provider, from: principal.user.id)
+        return try JSONBody.response([String: String]())
     }
 }

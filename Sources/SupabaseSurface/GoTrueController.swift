@@ -41,6 +41,14 @@ package struct GoTrueController {
             .post("/factors/{id}/challenge", use: challengeFactor)
             .post("/factors/{id}/verify", use: verifyFactor)
             .delete("/factors/{id}", use: unenrolFactor)
+        if services.providers != nil {
+            router.group("/auth/v1")
+                .add(middleware: GoTrueErrorMiddleware())
+                .add(middleware: APIKeyMiddleware(anonKey: anonKey))
+                .add(middleware: BearerAuthenticator(pipeline: services.pipeline))
+                .get("/user/identities/authorize", use: linkIdentity)
+                .delete("/user/identities/{id}", use: unlinkIdentity)
+        }
     }
 
     /// `POST /otp {"phone", "create_user"}`: sends an SMS code, as GoTrue's `sign_in_with_otp`.

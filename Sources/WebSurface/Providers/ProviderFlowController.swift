@@ -30,6 +30,7 @@ package struct ProviderFlowController {
         let pages = router.group().add(middleware: WebSessionAuthenticator(pipeline: pipeline)).add(middleware: WebAnalyticsMiddleware(key: analyticsKey))
         pages.get("/auth/:provider/start", use: start)
         pages.get("/auth/:provider/callback", use: callback)
+        pages.get("/auth/:provider/continue", use: handedOver)
         // Apple's `form_post`: a cross-site POST, bound by its state and the flow cookie (no CSRF
         // token can come from another site), so it is outside the web forms' CSRF check.
         pages.post("/auth/:provider/callback", use: postedCallback)
@@ -75,6 +76,20 @@ package struct ProviderFlowController {
             }
         }
         return Response.providerRedirect(to: started)
+    }
+
+    /// A flow an app started and handed to a browser (Supabase's `link_identity` answers this
+    /// address): the browser takes the flow's binding and goes on to the provider. The binding
+    /// came in the address, so whoever holds it may finish the flow once, within 5 minutes, as
+    /// GoTrue's signed state allows.
+    @Sendable package func handedOver(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let provider = try provider(context)
+        let query = request.uri.queryParameters
+        guard let state = query["state"].map(String.init), let binding = query["binding"].map(String.init),
+              (1...128).contains(binding.utf8.count)
+        else { throw GatehouseError.invalidRequest("state and binding are required") }
+        let url = try await providers.authorizationURL(provider.id, state: state)
+        return Response.providerRedirect(to: ProviderStart(url: url, binding: binding, answeredByPost: provider.kind.postsItsAnswer))
     }
 
     @Sendable package func callback(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

@@ -25,6 +25,10 @@ extension ProviderSignIn {
         case .app:
             return .app(redirect: try await returnToApp(admitted))
         case .link:
+            // An app's link returns to the app's address; Home's to Home.
+            if let target = flow.returnTo, ReturnPath.validated(target, publicURL: context.settings.publicURL) == nil {
+                return .app(redirect: target)
+            }
             return .linked
         case .web:
             let method = admitted.method ?? .oidc

@@ -71,7 +71,8 @@ package struct ProviderSignIn: Sendable {
         ))
         if Int.random(in: 0..<64) == 0 { _ = try? await flows.purgeFlows(before: now.addingTimeInterval(-3600)) }
         return ProviderStart(
-            url: provider.authorizationURL(endpoint: endpoint, state: state), binding: binding, answeredByPost: provider.kind.postsItsAnswer
+            url: provider.authorizationURL(endpoint: endpoint, state: state), binding: binding, answeredByPost: provider.kind.postsItsAnswer,
+            state: state
         )
     }
 
@@ -85,11 +86,26 @@ package struct ProviderSignIn: Sendable {
             guard let codeChallenge, codeChallenge.utf8.count == 43, Data(base64URLEncoded: codeChallenge) != nil else {
                 throw GatehouseError.invalidRequest("code_challenge must be an S256 challenge (43 base64url characters)")
             }
-        case .web, .link:
+        case .web:
             if let returnTo, ReturnPath.validated(returnTo, publicURL: context.settings.publicURL) == nil {
                 throw GatehouseError.providerSignIn(.redirectNotAllowed)
             }
+        case .link:
+            // Home's link returns to a local page; an app's (Supabase's `link_identity`) to an allowed address.
+            if let returnTo, ReturnPath.validated(returnTo, publicURL: context.settings.publicURL) == nil,
+               returnTo.utf8.count > 2048 || !provider.settings.allowsRedirect(to: returnTo) {
+                throw GatehouseError.providerSignIn(.redirectNotAllowed)
+            }
         }
+    }
+
+    /// Where a browser handed a flow by an app (Supabase's `link_identity`) is sent: the
+    /// provider's authorization request for `state`, rebuilt from the provider's endpoint.
+    package func authorizationURL(_ id: SignInMethods.Method, state: String) async throws -> String {
+        let provider = try provider(id)
+        guard !state.isEmpty, state.utf8.count <= 128 else { throw GatehouseError.providerSignIn(.invalidFlow) }
+        let endpoint = try await providerCall { try await provider.provider.authorizationEndpoint(now: now) }
+        return provider.authorizationURL(endpoint: endpoint, state: state)
     }
 
     /// The provider said no (`error=access_denied`) or failed: the flow is used up and returned,
@@ -258,4 +274,13 @@ package struct ProviderStart: Sendable {
     /// The provider answers with a cross-site form `POST` (Apple), which a `SameSite=Lax` cookie
     /// would not follow: the binding cookie must be `SameSite=None` (still `Secure`, host-only).
     package var answeredByPost = false
+    /// The flow's state, for a flow an app hands to a browser (`/auth/<id>/continue`).
+    package var state = ""
+
+    package init(url: String, binding: String, answeredByPost: Bool = false, state: String = "") {
+        self.url = url
+        self.binding = binding
+        self.answeredByPost = answeredByPost
+        self.state = state
+    }
 }
