@@ -8,6 +8,7 @@ import os
 import re
 import secrets
 import sqlite3
+import subprocess
 import tempfile
 import urllib.parse
 
@@ -17,7 +18,7 @@ import requests
 from supabase_auth import SyncGoTrueClient
 
 from apple_standin import BUNDLE_ID, KEY_ID, SERVICES_ID, TEAM_ID, Apple, team_key
-from conftest import ROOT, Server, free_port
+from conftest import BIN, ROOT, Server, free_port
 from google_flow import click_and_land, landed, visible_text
 from google_provider import WEB_CLIENT, provider, sha256_hex
 from pages import el, wait_for
@@ -51,6 +52,7 @@ def app(apple, provider):
         json.dump(config, file)
     port = free_port()
     server = Server(path, port=port, extra=("--public-url", f"http://localhost:{port}", "--anon-key", "anon-test-key",
+                                            "--allow-redirect", "http://127.0.0.1/callback",
                                             "--service-role-key", SERVICE_ROLE_KEY),
                     environment={"GATEHOUSE_PROVIDER_GOOGLE_CLIENT_SECRET": "provider-secret"})
     yield server
@@ -294,3 +296,24 @@ def test_AP10_urbannests_example_shows_apple_after_google_below_its_phone_form(b
         assert button.text == "Sign in with Apple" and button.size["height"] == google.size["height"]
     finally:
         server.close()
+
+
+def test_AP11_cli_login_with_apple_through_its_posted_answer_and_the_loopback_redirect(app, apple):
+    sub, email = new_person(apple, first="Terminal", last="Apple")
+    home = tempfile.mkdtemp(prefix="gatehouse-cli-home-")
+    environment = {**os.environ, "HOME": home, "XDG_CONFIG_HOME": home, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"}
+    process = subprocess.Popen([BIN, "login", "--provider", "apple", "--no-browser", "--server", app.url],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+    url = process.stdout.readline().strip()
+    assert url.startswith(app.url + "/auth/apple/start?"), url
+    start = requests.get(url, allow_redirects=False, timeout=10)
+    query = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(start.headers["Location"]).query))
+    page = requests.post(apple.url + "/auth/authorize", data={**query, "sub": sub}, timeout=10).text
+    fields = {html.unescape(name): html.unescape(value) for name, value in re.findall(r'name="([^"]*)" value="([^"]*)"', page)}
+    posted = requests.post(app.url + "/auth/apple/callback", data=fields, allow_redirects=False, timeout=10,
+                           headers={"Cookie": f"__Host-gatehouse-oidc={start.cookies['__Host-gatehouse-oidc']}"})
+    assert posted.status_code == 302 and posted.headers["Location"].startswith("http://127.0.0.1:"), posted.text
+    requests.get(posted.headers["Location"], timeout=10)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert f"Signed in as Terminal Apple <{email}>" in out
