@@ -25,13 +25,12 @@ import secrets
 import threading
 import time
 import urllib.parse
-from http.server import ThreadingHTTPServer
 
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
-from standin_http import StandInHandler
+from standin_http import StandIn, StandInHandler, hidden_inputs
 
 TEAM_ID, KEY_ID = "TEAMID1234", "KEYID12345"
 SERVICES_ID, BUNDLE_ID = "com.example.gatehouse.web", "com.example.gatehouse"
@@ -46,21 +45,14 @@ def team_key(folder):
     return path, key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
 
-class Apple:
+class Apple(StandIn):
     def __init__(self, team_public_key):
         self.team_public_key = team_public_key
         self.signing = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.kid = "apple-" + secrets.token_hex(4)
         self.users, self.codes, self.authorized, self.refresh_tokens = {}, {}, set(), {}
         self.recorded = {"authorize": [], "token": [], "revoke": []}
-        self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self._serve(self._handler())
 
     def put_user(self, sub, email, private=False, first=None, last=None):
         with self.lock:
@@ -129,8 +121,7 @@ class Apple:
                     with apple.lock:
                         apple.recorded["authorize"].append(query)
                         subs = sorted(apple.users)
-                    hidden = "".join(f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">'
-                                     for k, v in query.items())
+                    hidden = hidden_inputs(query)
                     buttons = "".join(f'<button name="sub" value="{html.escape(s)}" id="continue-{html.escape(s)}">'
                                       f"Continue as {html.escape(s)}</button>" for s in subs)
                     return self._send(200, f'<!doctype html><title>Apple ID</title><form method="post">{hidden}{buttons}'
@@ -146,8 +137,7 @@ class Apple:
                 self._send(404, {"error": "not_found"})
 
             def _post_back(self, target, fields):
-                inputs = "".join(f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">'
-                                 for k, v in fields.items())
+                inputs = hidden_inputs(fields)
                 page = (f'<!doctype html><title>Apple ID</title><form method="post" action="{html.escape(target)}">{inputs}'
                         '<noscript><button>Continue</button></noscript></form><script>document.forms[0].submit()</script>')
                 self._send(200, page, "text/html")

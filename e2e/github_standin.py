@@ -18,25 +18,17 @@ import json
 import secrets
 import threading
 import urllib.parse
-from http.server import ThreadingHTTPServer
 
-from standin_http import StandInHandler
+from standin_http import StandIn, StandInHandler, hidden_inputs
 
 CLIENT_ID, CLIENT_SECRET = "gatehouse-github-client", "github-secret"
 
 
-class GitHub:
+class GitHub(StandIn):
     def __init__(self):
         self.users, self.codes, self.tokens = {}, {}, {}
         self.recorded = {"authorize": [], "token": [], "api": []}
-        self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self._serve(self._handler())
 
     def put_user(self, login, user_id, emails, name=None):
         with self.lock:
@@ -54,8 +46,7 @@ class GitHub:
                     with github.lock:
                         github.recorded["authorize"].append(query)
                         logins = sorted(github.users)
-                    hidden = "".join(f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">'
-                                     for k, v in query.items())
+                    hidden = hidden_inputs(query)
                     buttons = "".join(f'<button name="login" value="{html.escape(login)}" id="authorize-{html.escape(login)}">'
                                       f"Authorize {html.escape(login)}</button>" for login in logins)
                     page = (f'<!doctype html><title>Authorize</title><form method="post">{hidden}{buttons}'

@@ -1,8 +1,10 @@
 """What the local stand-ins for providers share: a quiet request handler that answers JSON,
 HTML or nothing, and reads a posted form."""
+import html
 import json
+import threading
 import urllib.parse
-from http.server import BaseHTTPRequestHandler
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class StandInHandler(BaseHTTPRequestHandler):
@@ -26,3 +28,22 @@ class StandInHandler(BaseHTTPRequestHandler):
     def _json(self):
         length = int(self.headers.get("Content-Length") or 0)
         return json.loads(self.rfile.read(length))
+
+
+class StandIn:
+    """A stand-in served on a free loopback port, on its own thread, until `stop()`."""
+
+    def _serve(self, handler):
+        self.lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def hidden_inputs(fields):
+    """A form's hidden fields carrying `fields` on."""
+    return "".join(f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">' for k, v in fields.items())
