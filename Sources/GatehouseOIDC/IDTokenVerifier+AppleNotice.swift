@@ -7,10 +7,7 @@ extension IDTokenVerifier {
     /// tokens' key set), `iss` Apple, `aud` one of our client ids, `iat` not in the future; its
     /// `events` claim (a JSON string) names the kind and the identity's `sub`.
     package func appleNotice(_ signed: String, now: Date) async throws -> ProviderNotice {
-        let header = try Self.header(of: signed)
-        guard header.alg == "RS256" || header.alg == "ES256" else { throw ProviderFailure.invalidToken("alg must be RS256 or ES256") }
-        guard let kid = header.kid, !kid.isEmpty else { throw ProviderFailure.invalidToken("kid is required") }
-        let keys = try await provider.keys(for: kid, now: now)
+        let keys = try await signingKeys(of: signed, now: now)
         let claims: AppleNoticeClaims
         do {
             claims = try await keys.verify(signed, as: AppleNoticeClaims.self)

@@ -28,10 +28,7 @@ package struct IDTokenVerifier: Sendable {
 
     package func verify(_ token: String, nonce: NonceCheck, now: Date) async throws -> ExternalIdentity {
         guard token.utf8.count <= Self.maximumBytes else { throw ProviderFailure.invalidToken("token too large") }
-        let header = try Self.header(of: token)
-        guard header.alg == "RS256" || header.alg == "ES256" else { throw ProviderFailure.invalidToken("alg must be RS256 or ES256") }
-        guard let kid = header.kid, !kid.isEmpty else { throw ProviderFailure.invalidToken("kid is required") }
-        let keys = try await provider.keys(for: kid, now: now)
+        let keys = try await signingKeys(of: token, now: now)
         let claims: IDTokenClaims
         do {
             claims = try await keys.verify(token, as: IDTokenClaims.self, expectedAudiences: settings.clientIDs)
@@ -87,6 +84,14 @@ package struct IDTokenVerifier: Sendable {
         case .unchecked:
             break
         }
+    }
+
+    /// The provider's keys for a token whose header names `RS256` or `ES256` and a `kid`.
+    func signingKeys(of token: String, now: Date) async throws -> JWTKeyCollection {
+        let header = try Self.header(of: token)
+        guard header.alg == "RS256" || header.alg == "ES256" else { throw ProviderFailure.invalidToken("alg must be RS256 or ES256") }
+        guard let kid = header.kid, !kid.isEmpty else { throw ProviderFailure.invalidToken("kid is required") }
+        return try await provider.keys(for: kid, now: now)
     }
 
     package struct Header: Decodable {

@@ -73,7 +73,7 @@ package struct ExternalIdentity: Sendable, Equatable {
     /// NFKC-normalised and case-folded, like every email Gatehouse compares.
     package let email: String?
     package var emailVerified: Bool
-    package let name: String?
+    package var name: String?
     package let picture: String?
     /// Apple's private relay address (`is_private_email`), kept on the identity.
     package var isPrivateEmail = false
@@ -99,12 +99,8 @@ package struct ExternalIdentity: Sendable, Equatable {
     /// authorisation), where the token named nobody.
     package func naming(_ posted: String?) -> ExternalIdentity {
         guard name?.isEmpty ?? true, let posted, !posted.isEmpty else { return self }
-        var copy = ExternalIdentity(
-            provider: provider, subject: subject, email: email, emailVerified: emailVerified, name: posted, picture: picture,
-            usableUntil: usableUntil
-        )
-        copy.isPrivateEmail = isPrivateEmail
-        copy.refreshToken = refreshToken
+        var copy = self
+        copy.name = posted
         return copy
     }
 

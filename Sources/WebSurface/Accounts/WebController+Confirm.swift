@@ -35,10 +35,9 @@ extension WebController {
         }
         pages.get("/home/:provider/unlink") { _, context in
             guard context.identity != nil else { return Response.redirect(to: "/login", type: .normal) }
-            let id = SignInMethods.Method(rawValue: context.parameters.get("provider") ?? "")
-            guard let provider = offeredProviders.first(where: { $0.id == id }) else { throw GatehouseError.notFound }
+            let provider = try routeProvider(context)
             return confirmPage(
-                question: messages.text(.confirmUnlinkProvider, ["provider": provider.settings.label]), action: "/home/\(id.rawValue)/unlink",
+                question: messages.text(.confirmUnlinkProvider, ["provider": provider.settings.label]), action: "/home/\(provider.id.rawValue)/unlink",
                 submit: provider.descriptor.text(.unlink, in: messages)
             )
         }

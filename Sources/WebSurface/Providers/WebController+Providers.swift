@@ -126,11 +126,18 @@ extension WebController {
         return html(body, status: status, csrf: csrf)
     }
 
+    /// The offered provider the route's `:provider` names; any other is no route.
+    package func routeProvider(_ context: GatehouseRequestContext) throws -> ConfiguredProvider {
+        let id = SignInMethods.Method(rawValue: context.parameters.get("provider") ?? "")
+        guard let provider = offeredProviders.first(where: { $0.id == id }) else { throw GatehouseError.notFound }
+        return provider
+    }
+
     /// Removes a provider from the signed-in account, unless it is the last way in.
     @Sendable package func unlinkProvider(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         guard let user = context.identity?.user else { return Response.redirect(to: "/login", type: .normal) }
-        let id = SignInMethods.Method(rawValue: context.parameters.get("provider") ?? "")
-        guard let provider = offeredProviders.first(where: { $0.id == id }) else { throw GatehouseError.notFound }
+        let provider = try routeProvider(context)
+        let id = provider.id
         do {
             try await services.providerSignIn().unlink(provider.settings.identityProvider, from: user.id)
         } catch GatehouseError.lastSignInMethod {

@@ -6,13 +6,16 @@ extension ProviderSignIn {
     /// sealed under the key-encryption key (bound to the identity), to revoke access later.
     func remember(_ identity: ExternalIdentity, userID: String) async throws {
         guard identity.isPrivateEmail || identity.refreshToken != nil else { return }
-        let bound = identity.provider.rawValue + ":" + identity.subject
+        let bound = Self.sealBinding(identity.provider, identity.subject)
         let sealed = try identity.refreshToken.map { try FactorSecret.seal(Array($0.utf8), factorID: bound, kek: kek) }
         try await grants.saveProviderGrant(ProviderGrantRecord(
             userID: userID, provider: identity.provider, subject: identity.subject, privateEmail: identity.isPrivateEmail,
             sealedToken: sealed, updatedAt: now
         ))
     }
+
+    /// What a sealed token is bound to: its identity, so a row copied to another cannot be opened.
+    static func sealBinding(_ provider: IdentityProvider, _ subject: String) -> String { provider.rawValue + ":" + subject }
 
     /// Revokes at each provider the refresh tokens kept for the account (of one provider when
     /// given), and forgets them: on unlinking, and before the account is deleted. A provider
@@ -21,7 +24,7 @@ extension ProviderSignIn {
         for grant in try await grants.takeProviderGrants(userID: userID, provider: provider) {
             guard let sealed = grant.sealedToken,
                   let configured = self.provider(vouchingFor: grant.provider),
-                  let token = FactorSecret.open(sealed, factorID: grant.provider.rawValue + ":" + grant.subject, kek: kek)
+                  let token = FactorSecret.open(sealed, factorID: Self.sealBinding(grant.provider, grant.subject), kek: kek)
             else { continue }
             do {
                 let revoked = try await configured.provider.revoke(refreshToken: String(decoding: token, as: UTF8.self), now: now)

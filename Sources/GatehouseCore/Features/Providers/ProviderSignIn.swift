@@ -61,8 +61,9 @@ package struct ProviderSignIn: Sendable {
         // Counted before anything is fetched or stored, so a flood of starts stores nothing.
         let policy = context.settings.abuse
         try await throttles.admit(.providerStarts(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
-        let endpoint = try await providerCall { try await provider.provider.authorizationEndpoint(now: now) }
         let state = RefreshToken.generate(prefix: "")
+        // Asked before the flow is stored, so a provider that cannot be reached stores nothing.
+        let url = try await requestURL(provider, state: state)
         let binding = RefreshToken.generate(prefix: "")
         try await flows.insertFlow(OIDCFlowRecord(
             id: RefreshToken.hash(state), provider: provider.settings.identityProvider, purpose: purpose, bindingHash: RefreshToken.hash(binding),
@@ -71,7 +72,7 @@ package struct ProviderSignIn: Sendable {
         ))
         if Int.random(in: 0..<64) == 0 { _ = try? await flows.purgeFlows(before: now.addingTimeInterval(-3600)) }
         return ProviderStart(
-            url: provider.authorizationURL(endpoint: endpoint, state: state), binding: binding, answeredByPost: provider.kind.postsItsAnswer,
+            url: url, binding: binding, answeredByPost: provider.kind.postsItsAnswer,
             state: state
         )
     }
@@ -104,6 +105,11 @@ package struct ProviderSignIn: Sendable {
     package func authorizationURL(_ id: SignInMethods.Method, state: String) async throws -> String {
         let provider = try provider(id)
         guard !state.isEmpty, state.utf8.count <= 128 else { throw GatehouseError.providerSignIn(.invalidFlow) }
+        return try await requestURL(provider, state: state)
+    }
+
+    /// The provider's authorization request for `state`, at its (discovered) endpoint.
+    private func requestURL(_ provider: ConfiguredProvider, state: String) async throws -> String {
         let endpoint = try await providerCall { try await provider.provider.authorizationEndpoint(now: now) }
         return provider.authorizationURL(endpoint: endpoint, state: state)
     }
@@ -140,50 +146,43 @@ package struct ProviderSignIn: Sendable {
     /// A provider grant's verifier: validates the proof and finds, links or creates the account.
     func verify(_ provider: ConfiguredProvider, _ proof: ProviderProof) async throws -> Verified {
         let external = provider.provider
-        var verified: Verified
+        let identity: ExternalIdentity
+        var flow: OIDCFlowRecord?
+        var postedName: String?
         switch proof {
         case .idToken(let token, let nonce, let name):
-            let identity = try await providerCall { try await external.verify(token, nonce: .hashed(nonce), now: now) }
+            identity = try await providerCall { try await external.verify(token, nonce: .hashed(nonce), now: now) }
             try await spend(identity, token: token)
-            verified = try await remembering(try await account(for: trusted(identity.naming(name), by: provider)), identity)
+            postedName = name
         case .authorizationCode(let code, let redirectURI, let codeVerifier):
-            let identity = try await providerCall {
+            identity = try await providerCall {
                 try await external.identity(
                     fromCode: code, redirectURI: redirectURI ?? provider.callbackURL, verifier: codeVerifier, nonce: .unchecked, now: now
                 )
             }
-            verified = try await remembering(try await account(for: trusted(identity, by: provider)), identity)
         case .callback(let state, let code, let binding, let name):
-            let flow = try await boundFlow(provider, state: state, binding: binding)
-            let identity = try await providerCall {
+            flow = try await boundFlow(provider, state: state, binding: binding)
+            identity = try await providerCall {
                 try await external.identity(
                     fromCode: code, redirectURI: provider.callbackURL,
                     verifier: provider.kind.usesPKCE ? provider.codeVerifier(forState: state) : nil,
                     nonce: provider.kind.speaksOpenIDConnect ? .exact(provider.nonce(forState: state)) : .unchecked, now: now
                 )
             }
-            verified = if flow.purpose == .link, let userID = flow.userID {
-                try await remembering(try await link(trusted(identity, by: provider), toUser: userID), identity)
-            } else {
-                try await remembering(try await account(for: trusted(identity.naming(name), by: provider)), identity)
-            }
-            verified.flow = flow
+            postedName = name
         }
+        // The email counts as verified only where the app trusts the provider's word.
+        var trusted = identity.naming(postedName)
+        trusted.emailVerified = identity.emailVerified && provider.settings.trustEmailVerified
+        var verified = if let flow, flow.purpose == .link, let userID = flow.userID {
+            try await link(trusted, toUser: userID)
+        } else {
+            try await account(for: trusted)
+        }
+        try await remember(identity, userID: verified.user.id)
+        verified.flow = flow
         verified.method = provider.kind.method
         return verified
-    }
-
-    /// The identity the verifier proved, remembered with what its provider gave beyond the subject.
-    private func remembering(_ verified: Verified, _ identity: ExternalIdentity) async throws -> Verified {
-        try await remember(identity, userID: verified.user.id)
-        return verified
-    }
-
-    /// The identity with its email counted as verified only where the app trusts the provider's word.
-    private func trusted(_ identity: ExternalIdentity, by provider: ConfiguredProvider) -> ExternalIdentity {
-        var identity = identity
-        identity.emailVerified = identity.emailVerified && provider.settings.trustEmailVerified
-        return identity
     }
 
     /// Remembers an ID token a client presented, hashed, until it expires: presenting it again
