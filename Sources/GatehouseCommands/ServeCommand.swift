@@ -204,13 +204,13 @@ public struct ServeCommand: AsyncParsableCommand {
         let publicHost = URL(string: configuration.resolvedPublicURL)?.host ?? host
         // WebOTP's `@host #code` line must name the host the pages are opened on.
         if configuration.publicURL != nil { configuration.phone?.originHost = publicHost }
-        let wantsMail = configuration.accounts.sendsMail
+        let wantsMail = configuration.sendsMail
         if let delivery = try email.delivery(appName: configuration.login.appName, publicHost: publicHost, demo: demo && wantsMail) {
             configuration.email = delivery
         }
         if wantsMail, configuration.email == .none {
             throw ValidationError(
-                "the app file's accounts (signUp, passwordReset, requireVerifiedEmail) need a mail sender: --smtp-url, --email-webhook or --email-outbox"
+                "the app file's accounts (signUp, passwordReset, requireVerifiedEmail) and emailCode need a mail sender: --smtp-url, --email-webhook or --email-outbox"
             )
         }
         configuration.breachedPasswordURL = email.breachedPasswordCheck

@@ -20,6 +20,9 @@ import GatehouseModel
 ///   verifyEmail(data: MailProofInput!): AuthPayload!
 ///   requestPasswordReset(email: String!): Boolean!
 ///   resetPassword(data: MailProofInput!, password: String!): AuthPayload!
+///   sendEmailCode(email: String!, createUser: Boolean = false): Boolean!
+///   verifyEmailCode(data: MailProofInput!): AuthPayload!
+///   deleteAccount(password: String): Boolean!
 /// }
 /// ```
 ///
@@ -170,6 +173,13 @@ package struct GatehouseGraphQL: API {
                     Argument("data", at: \.data)
                     Argument("password", at: \.password)
                 }.description("Sets a new password with the mail's token or code, ends every session and signs in.")
+                Field("sendEmailCode", at: GraphQLResolver.sendEmailCode) {
+                    Argument("email", at: \.email)
+                    Argument("createUser", at: \.createUser).defaultValue(false)
+                }.description("Mails a sign-in code and link (where the app lists emailCode); true for every address.")
+                Field("verifyEmailCode", at: GraphQLResolver.verifyEmailCode) {
+                    Argument("data", at: \.data)
+                }.description("Signs in with a mailed sign-in code or link's token; answers like login.")
                 Field("passkeyAuthenticationOptions", at: GraphQLResolver.passkeyAuthenticationOptions)
                     .description("A discoverable passkey challenge: PublicKeyCredentialRequestOptionsJSON as JSON text.")
                 Field("signInWithPasskey", at: GraphQLResolver.signInWithPasskey) {
@@ -211,6 +221,9 @@ package struct GatehouseGraphQL: API {
                 Field("endSession", at: GraphQLResolver.endSession) {
                     Argument("id", at: \.id)
                 }.description("Signs one of the user's devices out; its tokens stop working at once.")
+                Field("deleteAccount", at: GraphQLResolver.deleteAccount) {
+                    Argument("password", at: \.password)
+                }.description("Deletes the signed-in account: its password, or (without one) a sign-in in the last 5 minutes, proves it.")
             }
         }
         let problems = validateSchema(schema: schema.schema)

@@ -54,6 +54,31 @@ extension GraphQLResolver {
         return true
     }
 
+    /// `sendEmailCode(email:, createUser:)`.
+    package struct EmailCodeArguments: Codable {
+        let email: String
+        let createUser: Bool
+    }
+
+    package func sendEmailCode(context: GraphQLContext, arguments: EmailCodeArguments) async throws -> Bool {
+        _ = try await context.services.accounts.sendSignInCode(
+            email: arguments.email, createUser: arguments.createUser, from: context.request.client
+        )
+        return true
+    }
+
+    package func verifyEmailCode(context: GraphQLContext, arguments: VerifyEmailArguments) async throws -> AuthPayload {
+        try await signIn(.emailCode(try arguments.data.proof()), context: context)
+    }
+
+    /// `deleteAccount(password:)`.
+    package struct DeleteAccountArguments: Codable { let password: String? }
+
+    package func deleteAccount(context: GraphQLContext, arguments: DeleteAccountArguments) async throws -> Bool {
+        try await context.services.deletion.deleteAccount(try context.principal(), password: arguments.password, from: context.request.client)
+        return true
+    }
+
     package func verifyEmail(context: GraphQLContext, arguments: VerifyEmailArguments) async throws -> AuthPayload {
         try await signIn(.emailLink(try arguments.data.proof()), context: context)
     }

@@ -8,9 +8,9 @@ import GraphQL
 package enum SingleSignInRule {
     package static let limitedFields: Set<String> = [
         "login", "refresh", "sendPhoneCode", "resendPhoneCode", "verifyPhoneCode", "signInWithGoogle", "signInWithApple",
-        "signUp", "resendVerificationEmail", "verifyEmail", "requestPasswordReset", "resetPassword",
+        "signUp", "resendVerificationEmail", "verifyEmail", "requestPasswordReset", "resetPassword", "sendEmailCode", "verifyEmailCode",
         "passkeyAuthenticationOptions", "signInWithPasskey", "passkeyRegistrationOptions", "registerPasskey",
-        "enrolFactor", "verifyFactor", "challengeFactor", "verifySecondFactor", "regenerateRecoveryCodes",
+        "enrolFactor", "verifyFactor", "challengeFactor", "verifySecondFactor", "regenerateRecoveryCodes", "deleteAccount",
     ]
 
     @Sendable package static func validate(_ context: ValidationContext) -> Visitor {

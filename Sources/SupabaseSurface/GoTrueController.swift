@@ -31,6 +31,7 @@ package struct GoTrueController {
             .get("/user", use: user)
             .post("/logout", use: logout)
             .post("/otp", use: otp)
+            .post("/magiclink", use: magicLink)
             .post("/verify", use: verify)
             .post("/signup", use: signUp)
             .post("/resend", use: resend)
@@ -51,17 +52,40 @@ package struct GoTrueController {
         }
     }
 
-    /// `POST /otp {"phone", "create_user"}`: sends an SMS code, as GoTrue's `sign_in_with_otp`.
+    /// `POST /otp {"phone", "create_user"}`: sends an SMS code, as GoTrue's `sign_in_with_otp`;
+    /// `{"email", "create_user"}`, a sign-in code and link where the app lists `emailCode`.
     @Sendable package func otp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoTrueOTPRequest.self, from: request, context: context)
+        if let email = body.email, body.phone == nil {
+            guard services.pipeline.settings.signInMethods.offers(.emailCode) else {
+                throw GoTrueError(.badRequest, .emailProviderDisabled, "Email logins are disabled")
+            }
+            _ = try await services.accounts.sendSignInCode(
+                email: email, createUser: body.createUser ?? true, name: body.data?.fullName ?? body.data?.name, from: context.client
+            )
+            return try JSONBody.response([String: String]())
+        }
         guard let phone = body.phone, body.email == nil else {
-            throw GoTrueError(.badRequest, .emailProviderDisabled, "Email logins are disabled")
+            throw GoTrueError.validationFailed("Send either an email or a phone")
         }
         guard body.channel ?? "sms" == "sms" else { throw GoTrueError.validationFailed("Only the sms channel is supported") }
         let sent = try await services.phoneCodes().sendPhoneCode(
             phone, country: nil, purpose: .signIn, registerIfMissing: body.createUser ?? true, from: context.client
         )
         return try JSONBody.response(["message_id": sent.verificationID])
+    }
+
+    /// `POST /magiclink {"email"}`: a sign-in code and link, creating the account on use where
+    /// the app allows sign-up (GoTrue's older magic-link route).
+    @Sendable package func magicLink(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(GoTrueMagicLinkRequest.self, from: request, context: context)
+        guard services.pipeline.settings.signInMethods.offers(.emailCode) else {
+            throw GoTrueError(.badRequest, .emailProviderDisabled, "Email logins are disabled")
+        }
+        _ = try await services.accounts.sendSignInCode(
+            email: body.email, createUser: true, name: body.data?.fullName ?? body.data?.name, from: context.client
+        )
+        return try JSONBody.response([String: String]())
     }
 
     /// `POST /verify`: `type` `sms` (a phone's current code), `signup` or `email` (a verification
@@ -73,14 +97,21 @@ package struct GoTrueController {
             guard let phone = body.phone, let token = body.token else { throw GoTrueError.validationFailed("Verify requires a phone and a token") }
             let id = try await services.phoneCodes().currentPhoneCode(phone)
             return try await signedIn(.phoneCode(verificationID: id, code: token), context: context)
-        case "signup", "email":
+        case "signup":
             return try await signedIn(.emailLink(try body.mailProof()), context: context)
+        case "email":
+            // A sign-in code's or a confirmation's: the live secret says which.
+            let proof = try body.mailProof()
+            let isSignIn = try await services.accounts.isSignInCode(proof)
+            return try await signedIn(isSignIn ? .emailCode(proof) : .emailLink(proof), context: context)
+        case "magiclink":
+            return try await signedIn(.emailCode(try body.mailProof()), context: context)
         case "recovery":
             let signIn = try await services.pipeline.signIn(.passwordReset(try body.mailProof(), newPassword: nil), from: context.client)
             try await services.accounts.allowPasswordSet(sessionID: signIn.sessionID, within: Self.recoveryWindow)
             return try await session(signIn)
         default:
-            throw GoTrueError.validationFailed("Verify supports the types sms, signup, email and recovery")
+            throw GoTrueError.validationFailed("Verify supports the types sms, signup, email, magiclink and recovery")
         }
     }
 

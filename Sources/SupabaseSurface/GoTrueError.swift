@@ -112,7 +112,7 @@ extension GoTrueError {
         case .providerSignIn(.redirectNotAllowed): self.init(.badRequest, .validationFailed, "redirect_to is not allowed")
         case .lastSignInMethod: self.init(.unprocessableContent, .singleIdentityNotDeletable, "User must have at least 1 identity after unlinking")
         case .formExpired: self.init(.forbidden, .requestError, "The form expired; reload the page and try again")
-        case .methodNotOffered(.email): self.init(.badRequest, .emailProviderDisabled, "Email logins are disabled")
+        case .methodNotOffered(.email), .methodNotOffered(.emailCode): self.init(.badRequest, .emailProviderDisabled, "Email logins are disabled")
         case .methodNotOffered(.phone): self.init(.badRequest, .phoneProviderDisabled, "Phone logins are disabled")
         case .methodNotOffered: self.init(.badRequest, .providerDisabled, "Unsupported provider: Provider is not enabled")
         case .administration(let failure): self.init(failure)

@@ -173,11 +173,19 @@ package struct GoTrueOTPRequest: Decodable {
     package let email: String?
     package let createUser: Bool?
     package let channel: String?
+    /// A new account's metadata: its `full_name` or `name`.
+    package let data: GoTrueSignUpRequest.Metadata?
 
     package enum CodingKeys: String, CodingKey {
-        case phone, email, channel
+        case phone, email, channel, data
         case createUser = "create_user"
     }
+}
+
+/// The body of `POST /magiclink`: the address (and a new account's metadata).
+package struct GoTrueMagicLinkRequest: Decodable {
+    package let email: String
+    package let data: GoTrueSignUpRequest.Metadata?
 }
 
 /// The body of `POST /verify` for a phone code.

@@ -61,6 +61,8 @@ package struct WebController {
         addProviderRoutes(to: pages)
         pages.post("/logout", use: logout)
         addAccountRoutes(to: pages)
+        addEmailCodeRoutes(to: pages)
+        addDeletionRoutes(to: pages)
         addPasskeyRoutes(to: pages)
         addDeviceRoutes(to: pages)
         addConfirmRoutes(to: pages)
@@ -105,7 +107,9 @@ package struct WebController {
             return Response.redirect(to: "/login" + reason, type: .normal)
         }
         let csrf = WebCookies.newToken()
-        var values: [String: Any] = ["appName": configuration.appName, "name": user.name, "csrf": csrf]
+        var values: [String: Any] = [
+            "appName": configuration.appName, "name": user.name, "csrf": csrf, "deleteAccount": configuration.messages.text(.deleteAccountButton),
+        ]
         if let done = request.uri.queryParameters["done"].flatMap({ HomeNotice(rawValue: String($0)) }) {
             values["homeNotice"] = configuration.messages.text(done.key)
         }
@@ -143,6 +147,7 @@ package struct WebController {
     ) throws -> Response {
         let page = LoginPage(configuration: configuration, state: state, csrf: csrf, configJSON: configJSON, retryAfter: retryAfter)
         var values = page.context.merging(providerContext(provider)) { _, new in new }.merging(accountLinks) { _, new in new }
+            .merging(emailCodeLinks) { _, new in new }
         values.merge(passkey) { _, new in new }
         values["resendLabel"] = configuration.messages.text(.resendEmail)
         if let resendTo { values["resendTo"] = resendTo }

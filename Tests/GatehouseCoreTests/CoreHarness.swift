@@ -21,6 +21,7 @@ struct CoreHarness {
     let pipeline: SignInPipeline
     let accounts: EmailAccounts
     let devices: Devices
+    let deletion: AccountDeletion
     let phone: PhoneCodes?
     /// Authenticator-app factors, with the key-encryption key ``kek``.
     let factors: SecondFactors
@@ -84,6 +85,7 @@ struct CoreHarness {
             mail?.dispatch.events = events
         }
         accounts = EmailAccounts(context: context, mail: mail)
+        deletion = AccountDeletion(context: context, mail: mail)
         factors = SecondFactors(context: context, factors: repository, kek: kek, policy: options.mfa, qrCodes: nil, mail: mail)
         devices = Devices(context: context)
         var verifiers: [any GrantVerifier] = [accounts, factors]

@@ -1,3 +1,4 @@
+import LoginCore
 import Foundation
 import JWTKit
 import GatehouseCore
@@ -47,6 +48,8 @@ import Testing
             servicesID: "com.example.web", key: AppleSigningKey(teamID: "TEAMID1234", keyID: "KEYID12345", privateKeyPEM: ES256PrivateKey().pemRepresentation)
         ))
         configuration.mfa = MFAPolicy()
+        configuration.signInMethods = SignInMethods(methods: [.email, .emailCode])
+        configuration.email = .outbox(path: fixture.directory.appendingPathComponent("mail.jsonl").path)
         let database = try await SQLiteDatabase(path: fixture.databasePath, logger: Logger(label: "t"))
         let router = try await buildRouter(configuration, repository: SQLRepository(database: database.sql), logger: Logger(label: "t"))
         try await database.close()
@@ -61,6 +64,8 @@ import Testing
             "POST /home/devices/{id}/sign-out", "GET /home/passkeys/{id}/delete", "GET /home/devices/{id}/sign-out", "GET /home/{provider}/unlink",
             "GET /login/mfa", "POST /login/mfa", "POST /login/mfa/passkey/options", "POST /login/mfa/passkey", "GET /home/mfa", "POST /home/mfa/setup", "POST /home/mfa/verify",
             "GET /home/mfa/{id}/remove", "POST /home/mfa/{id}/remove", "GET /home/mfa/recovery-codes", "POST /home/mfa/recovery-codes",
+            "GET /home/delete", "POST /home/delete", "GET /sign-in-code", "POST /sign-in-code", "POST /sign-in-code/verify",
+            "GET /sign-in-link", "POST /sign-in-link",
         ]
         let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" }).subtracting(webScreen)
         let documented = try Self.documentedOperations()

@@ -65,10 +65,26 @@ extension AuthClient {
         }
     }
 
-    private func accountTransport() throws -> any AccountTransport {
+    func accountTransport() throws -> any AccountTransport {
         guard let accounts = transport as? any AccountTransport else {
             throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot create accounts")
         }
         return accounts
+    }
+}
+
+extension AuthClient {
+    /// Deletes the signed-in account (issue 39) and forgets its session here.
+    ///
+    /// The server wants the account's `password`, or (for an account without one) a sign-in in
+    /// the last five minutes, and a recent second factor where the account has one. Supabase
+    /// Auth has no such route: there ``AuthError`` says the backend cannot.
+    public func deleteAccount(password: String? = nil) async throws {
+        guard let deletion = transport as? any AccountDeletionTransport else {
+            throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot delete accounts")
+        }
+        let session = try await self.session()
+        try await deletion.deleteAccount(accessToken: session.accessToken, password: password)
+        try await manager.end(.deleted)
     }
 }

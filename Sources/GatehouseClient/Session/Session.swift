@@ -66,6 +66,8 @@ public enum SignOutReason: String, Equatable, Sendable, Codable {
     case revoked
     /// The account was locked.
     case locked
+    /// The account was deleted by its owner (``AuthClient/deleteAccount(password:)``).
+    case deleted
 }
 
 /// What happened to the session, as `AuthClient.sessionChanges` reports it.

@@ -38,6 +38,8 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
     case flowCode(code: String, verifier: String)
     /// A verification mail's link token or code: verifies the address and signs in.
     case emailLink(EmailProof)
+    /// A sign-in mail's code or link token (issue 39): signs in, and proves the address.
+    case emailCode(EmailProof)
     /// A reset mail's link token or code with the new password: sets it and signs in.
     case passwordReset(EmailProof, newPassword: String)
     /// A passkey's assertion (issue 23), answering a challenge from ``PasskeyTransport/passkeyAuthenticationOptions()``.
@@ -54,6 +56,7 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
         case .apple: "AuthGrant.apple(<redacted>)"
         case .flowCode: "AuthGrant.flowCode(<redacted>)"
         case .emailLink: "AuthGrant.emailLink(<redacted>)"
+        case .emailCode: "AuthGrant.emailCode(<redacted>)"
         case .passwordReset: "AuthGrant.passwordReset(<redacted>)"
         case .passkey: "AuthGrant.passkey(<redacted>)"
         }
@@ -78,6 +81,12 @@ public enum EmailProof: Sendable, Equatable {
     case token(String)
     case code(email: String, code: String)
 
+    /// Whether it is a link's token rather than a typed code.
+    var isToken: Bool {
+        if case .token = self { return true }
+        return false
+    }
+
     /// The proof's JSON fields (`token`, or `email` and `code`).
     var fields: [String: String] {
         switch self {
@@ -96,6 +105,16 @@ public protocol AccountTransport: AuthTransport {
     func resendVerification(email: String) async throws
     /// Mails a reset link and code if the address has an account.
     func requestPasswordReset(email: String) async throws
+    /// Mails a sign-in code and link (issue 39); with `createUser`, to an address with no
+    /// account too, whose code then creates it. The same answer for every address.
+    func sendEmailCode(email: String, createUser: Bool) async throws
+}
+
+/// A transport that can delete the signed-in account (issue 39); REST and GraphQL can.
+/// Supabase Auth has no self-delete route (its admin API deletes).
+public protocol AccountDeletionTransport: AuthTransport {
+    /// Deletes the account, proved by its password or (without one) a sign-in of the last five minutes.
+    func deleteAccount(accessToken: String, password: String?) async throws
 }
 
 /// Which sessions a sign-out ends.

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// Failures arrive as GraphQL errors; their `extensions.code` becomes an ``AuthError``:
 /// `INVALID_CREDENTIALS` is ``AuthError/invalidCredentials``, `UNAUTHENTICATED` a 401 that
 /// triggers a refresh, and the refresh codes end the session as they do over REST.
-public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
+public struct GraphQLTransport: PhoneCodeTransport, AccountTransport, AccountDeletionTransport {
     static let userFields = "user { id email firstName lastName }"
     static let login = """
         mutation login($email: String!, $password: String!) { \
@@ -34,6 +34,10 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
     static let verifyEmail = """
         mutation verifyEmail($token: String, $email: String, $code: String) { \
         verifyEmail(data: { token: $token, email: $email, code: $code }) { token refreshToken expiresIn \(userFields) } }
+        """
+    static let verifyEmailCode = """
+        mutation verifyEmailCode($token: String, $email: String, $code: String) { \
+        verifyEmailCode(data: { token: $token, email: $email, code: $code }) { token refreshToken expiresIn \(userFields) } }
         """
     static let resetPassword = """
         mutation resetPassword($token: String, $email: String, $code: String, $password: String!) { \
@@ -89,6 +93,8 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
             throw grant.unsupported(by: "GraphQL")
         case .emailLink(let proof):
             try await execute(Self.verifyEmail, proof.fields, field: "verifyEmail", as: Payload.self).tokens
+        case .emailCode(let proof):
+            try await execute(Self.verifyEmailCode, proof.fields, field: "verifyEmailCode", as: Payload.self).tokens
         case .passwordReset(let proof, let password):
             try await execute(Self.resetPassword, proof.fields.merging(["password": password]) { a, _ in a }, field: "resetPassword", as: Payload.self).tokens
         case .passkey(let credential):
@@ -116,6 +122,11 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
         _ = try await execute(query, ["email": email], field: "requestPasswordReset", as: Bool.self)
     }
 
+    public func sendEmailCode(email: String, createUser: Bool) async throws {
+        let query = "mutation sendEmailCode($email: String!) { sendEmailCode(email: $email, createUser: \(createUser)) }"
+        _ = try await execute(query, ["email": email], field: "sendEmailCode", as: Bool.self)
+    }
+
     public func sendPhoneCode(phone: String, country: String?) async throws -> PhoneCodeSent {
         var variables = ["phone": phone]
         variables["country"] = country
@@ -141,6 +152,11 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport {
 
     public func signOut(accessToken: String, scope: SignOutScope) async throws {
         _ = try await execute(Self.logout, ["scope": scope.rawValue], field: "logout", as: Bool.self, bearer: accessToken)
+    }
+
+    public func deleteAccount(accessToken: String, password: String?) async throws {
+        let query = "mutation deleteAccount($password: String) { deleteAccount(password: $password) }"
+        _ = try await execute(query, ["password": password].compactMapValues { $0 }, field: "deleteAccount", as: Bool.self, bearer: accessToken)
     }
 
     public func user(accessToken: String, timeout: TimeInterval?) async throws -> SignedInUser {

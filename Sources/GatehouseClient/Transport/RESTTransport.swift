@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// Seed 000's REST contract: `POST /api/auth/login`, `/refresh`, `/logout`, `GET /api/me`.
-public struct RESTTransport: PhoneCodeTransport, AccountTransport {
+public struct RESTTransport: PhoneCodeTransport, AccountTransport, AccountDeletionTransport {
     /// Where each call goes, relative to the base URL.
     public struct Paths: Sendable {
         public var login = "api/auth/login"
@@ -25,6 +25,9 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
         public var resendVerification = "api/auth/email/resend"
         public var forgotPassword = "api/auth/password/forgot"
         public var resetPassword = "api/auth/password/reset"
+        /// Issue 39's mailed sign-in code.
+        public var emailCode = "api/auth/email/otp"
+        public var emailCodeVerify = "api/auth/email/otp/verify"
         /// Issue 23's passkeys: `…/registration/options`, `…/authentication/verify`, `…/{id}`.
         public var passkeys = "api/auth/passkeys"
         /// Issue 24's device list: `GET` lists, `DELETE …/{id}` ends one.
@@ -61,6 +64,8 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
             try await google(["id_token": token, "nonce": nonce, "name": name], path: paths.apple)
         case .emailLink(let proof):
             try tokens(await send(JSONExchange.request(url(paths.verifyEmail), body: proof.fields)))
+        case .emailCode(let proof):
+            try tokens(await send(JSONExchange.request(url(paths.emailCodeVerify), body: proof.fields)))
         case .passwordReset(let proof, let password):
             try tokens(await send(JSONExchange.request(url(paths.resetPassword), body: proof.fields.merging(["password": password]) { a, _ in a })))
         case .passkey(let credential):
@@ -80,6 +85,14 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
 
     public func requestPasswordReset(email: String) async throws {
         _ = try await send(JSONExchange.request(url(paths.forgotPassword), body: ["email": email]))
+    }
+
+    public func sendEmailCode(email: String, createUser: Bool) async throws {
+        struct Body: Encodable {
+            let email: String
+            let create_user: Bool
+        }
+        _ = try await send(JSONExchange.request(url(paths.emailCode), body: Body(email: email, create_user: createUser)))
     }
 
     /// Seed 002's answer (`accessToken`, `refreshToken`, `user`, `expires_in`, `isNewUser`).
@@ -124,6 +137,11 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport {
         var components = URLComponents(url: url(paths.logout), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "scope", value: scope.rawValue)]
         _ = try await send(JSONExchange.request(components?.url ?? url(paths.logout), bearer: accessToken))
+    }
+
+    public func deleteAccount(accessToken: String, password: String?) async throws {
+        struct Body: Encodable { let password: String? }
+        _ = try await send(JSONExchange.request(url(paths.me), method: "DELETE", body: Body(password: password), bearer: accessToken))
     }
 
     public func user(accessToken: String, timeout: TimeInterval?) async throws -> SignedInUser {

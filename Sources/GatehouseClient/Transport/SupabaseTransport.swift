@@ -48,6 +48,11 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
             throw grant.unsupported(by: "Supabase Auth")
         case .emailLink(let proof):
             try await session(from: JSONExchange.request(url("verify"), body: Self.verifyBody("signup", proof), headers: headers))
+        case .emailCode(let proof):
+            // GoTrue's `verifyOtp`: a code as `type: email`, a link's token hash as `magiclink`.
+            try await session(from: JSONExchange.request(
+                url("verify"), body: Self.verifyBody(proof.isToken ? "magiclink" : "email", proof), headers: headers
+            ))
         case .passwordReset(let proof, let password):
             // GoTrue's recovery: the mail's secret opens a session, which then sets the password.
             try await recover(proof, password: password)
@@ -87,6 +92,16 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
 
     public func requestPasswordReset(email: String) async throws {
         let request = try JSONExchange.request(url("recover"), body: ["email": email], headers: headers)
+        _ = try await exchange.send(request, failure: Self.failure(tokenRejected: false))
+    }
+
+    /// `POST /otp {"email", "create_user"}`: GoTrue's `signInWithOtp` for an address.
+    public func sendEmailCode(email: String, createUser: Bool) async throws {
+        struct Body: Encodable {
+            let email: String
+            let create_user: Bool
+        }
+        let request = try JSONExchange.request(url("otp"), body: Body(email: email, create_user: createUser), headers: headers)
         _ = try await exchange.send(request, failure: Self.failure(tokenRejected: false))
     }
 

@@ -104,7 +104,11 @@ package struct AccountMailer: Sendable {
         let token = RefreshToken.generate(prefix: "ghm_")
         let code = OneTimeCode.generate(length: 6)
         let id = RefreshToken.hash(token)
-        let lifetime = purpose == .emailVerification ? policy.verificationLifetime : policy.resetLifetime
+        let lifetime = switch purpose {
+        case .emailVerification: policy.verificationLifetime
+        case .emailSignIn: policy.signInCodeLifetime
+        default: policy.resetLifetime
+        }
         try await secrets.putSecret(OneTimeSecret(
             purpose: purpose, id: id, target: email, secretMAC: self.code.mac(id: id, code: code),
             data: try JSONEncoder().encode(fields), createdAt: now,
@@ -153,7 +157,7 @@ package struct AccountMailer: Sendable {
     /// racing one (or a decoy's) gets an expired link.
     package func consume(_ secret: OneTimeSecret, now: Date) async throws -> MailSecretFields {
         guard let spent = try await secrets.consumeSecret(secret.purpose, id: secret.id, at: now, unexpiredAt: now),
-              let fields = try? JSONDecoder().decode(MailSecretFields.self, from: spent.data), !fields.userID.isEmpty
+              let fields = try? JSONDecoder().decode(MailSecretFields.self, from: spent.data), fields.isUsable
         else { throw GatehouseError.linkExpired }
         return fields
     }
@@ -169,6 +173,8 @@ package struct AccountMailer: Sendable {
         case .existingAccount: (.mailExistingSubject, .mailExistingBody, .signInLink)
         case .reauthentication: (.mailReauthSubject, .mailReauthBody, .mailReauthSubject)
         case .recoveryCodeUsed: (.mailRecoveryUsedSubject, .mailRecoveryUsedBody, .continueLink)
+        case .signInCode: (.mailSignInSubject, .mailSignInBody, .mailSignInAction)
+        case .accountDeleted: (.mailDeletedSubject, .mailDeletedBody, .signUpLink)
         }
         let link: String? = switch action {
         case .signUp, .verify: secret.map { "\(publicURL)/verify-email?token=\($0.token)" }
@@ -176,6 +182,9 @@ package struct AccountMailer: Sendable {
         case .existingAccount: "\(publicURL)/login"
         case .reauthentication: nil
         case .recoveryCodeUsed: "\(publicURL)/home"
+        // A page with one button: a mail scanner that opens links never spends the sign-in.
+        case .signInCode: secret.map { "\(publicURL)/sign-in-link?token=\($0.token)" }
+        case .accountDeleted: nil
         }
         return EmailMessage(
             action: action, to: email, link: link, code: secret?.code, token: secret?.token,

@@ -27,6 +27,8 @@ public struct MailPolicy: Sendable, Equatable {
     public var verificationLifetime = 24 * 3600
     /// Seconds a reset link or code lives (30 minutes).
     public var resetLifetime = 30 * 60
+    /// Seconds a sign-in code or link lives (10 minutes).
+    public var signInCodeLifetime = 10 * 60
     /// Tries on one mailed code.
     public var codeAttempts = 5
 

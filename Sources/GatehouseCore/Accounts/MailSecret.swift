@@ -10,6 +10,8 @@ extension OneTimeSecretPurpose {
     /// A recovery link's session, which may set the password once without another proof; its
     /// id and target are the session's id.
     public static let recoverySession = Self(rawValue: "recovery_session")
+    /// A mailed sign-in code and link (issue 39); its target is the address.
+    public static let emailSignIn = Self(rawValue: "email_sign_in")
 }
 
 /// What a person presents from an account mail: the link's token, or the address and the code.
@@ -46,14 +48,24 @@ package struct MailSecretFields: Codable, Sendable, Equatable {
     /// pre-hijack): the password hash and name that replace the account's when the mail is used.
     package var pendingPasswordHash: String?
     package var pendingName: String?
+    /// A sign-in code for an address with no account, asked for with `create_user`: using it
+    /// creates the account (with ``pendingName``). `userID` is empty then.
+    package var createsAccount: Bool?
 
-    package init(userID: String, email: String, binding: String? = nil, pendingPasswordHash: String? = nil, pendingName: String? = nil) {
+    package init(
+        userID: String, email: String, binding: String? = nil, pendingPasswordHash: String? = nil, pendingName: String? = nil,
+        createsAccount: Bool? = nil
+    ) {
         self.userID = userID
         self.email = email
         self.binding = binding
         self.pendingPasswordHash = pendingPasswordHash
         self.pendingName = pendingName
+        self.createsAccount = createsAccount
     }
+
+    /// Whether using the secret names an account, or makes one: a decoy's does neither.
+    var isUsable: Bool { !userID.isEmpty || createsAccount == true }
 }
 
 /// What a sign-up answers: the address the mail went to, and the binding the client keeps to

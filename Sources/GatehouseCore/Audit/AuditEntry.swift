@@ -87,6 +87,7 @@ extension AuditEntry {
         case .recoveryCodeUsed(let userID, let left): (kind, self.userID, details) = (.recoveryCodeUsed, userID, ["codes_left": "\(left)"])
         case .recoveryCodesRegenerated(let userID): (kind, self.userID) = (.recoveryCodesRegenerated, userID)
         case .stepUpRefused(let userID): (kind, self.userID) = (.stepUpRefused, userID)
+        case .accountDeleted(let userID): (kind, self.userID) = (.accountDeleted, userID)
         }
         type = kind.rawValue
     }

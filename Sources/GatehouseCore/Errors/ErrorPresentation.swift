@@ -75,7 +75,7 @@ extension GatehouseError {
             ErrorPresentation(status: 409, code: .passkeyTaken, text: "This passkey is already registered")
         case .reauthenticationRequired:
             ErrorPresentation(
-                status: 401, code: .reauthenticationRequired, text: "Please sign in again to add a passkey",
+                status: 401, code: .reauthenticationRequired, text: "Please sign in again to continue",
                 challenge: #"Bearer error="insufficient_user_authentication""#
             )
         case .rateLimited(let seconds):

@@ -14,6 +14,8 @@ public enum SignInMethodName: String, Sendable, Equatable, CaseIterable {
     /// Any other OpenID Connect provider the app file configures.
     case oidc
     case emailLink = "email_link"
+    /// A sign-in code or link mailed to the address (issue 39).
+    case emailCode = "email_code"
     case passwordReset = "password_reset"
     case passkey
     /// A second factor's step up: an authenticator-app code.
@@ -28,6 +30,7 @@ public enum SignInMethodName: String, Sendable, Equatable, CaseIterable {
         case .phone: .otp
         case .google, .apple, .github, .microsoft, .oidc: .oauth
         case .emailLink: .magiclink
+        case .emailCode: .otp
         case .passwordReset: .recovery
         case .passkey: .webauthn
         case .totp: .totp
@@ -67,6 +70,8 @@ public enum MessagePurpose: String, Sendable, Equatable, CaseIterable {
     case existingAccount = "existing_account"
     case reauthentication
     case recoveryCodeUsed = "recovery_code_used"
+    case signInCode = "magiclink"
+    case accountDeleted = "account_deleted"
 }
 
 /// Which limit refused an attempt: the `limit` of `sign_in.throttled` rows and of
@@ -168,4 +173,5 @@ public enum AuditEventType: String, Sendable, Equatable, CaseIterable {
     case recoveryCodeUsed = "mfa.recovery_code_used"
     case recoveryCodesRegenerated = "mfa.recovery_codes_regenerated"
     case stepUpRefused = "mfa.step_up_refused"
+    case accountDeleted = "account.deleted"
 }

@@ -57,6 +57,8 @@ public enum SecurityEvent: Sendable, Equatable {
     case recoveryCodesRegenerated(userID: String)
     /// A sensitive action was refused for want of a recent second factor.
     case stepUpRefused(userID: String)
+    /// The account's owner deleted it (issue 39).
+    case accountDeleted(userID: String)
 }
 
 /// Why a sign-in the limits admitted was refused.

@@ -22,12 +22,15 @@ public struct GatehouseServices: Sendable {
     package let providers: ProviderSignIn?
     /// Two-step verification, when the app file turns it on.
     package let factors: SecondFactors?
+    /// Deleting one's own account.
+    package let deletion: AccountDeletion
 
     package init(
         pipeline: SignInPipeline, accounts: EmailAccounts, profiles: Profiles, devices: Devices, phone: PhoneCodes?,
-        passkeys: PasskeyService?, providers: ProviderSignIn?, factors: SecondFactors? = nil
+        passkeys: PasskeyService?, providers: ProviderSignIn?, factors: SecondFactors? = nil, deletion: AccountDeletion
     ) {
         self.factors = factors
+        self.deletion = deletion
         self.pipeline = pipeline
         self.accounts = accounts
         self.profiles = profiles

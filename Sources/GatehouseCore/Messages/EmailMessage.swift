@@ -20,6 +20,10 @@ public struct EmailMessage: Sendable, Equatable, Codable {
         case reauthentication
         /// A recovery code was used to sign in (issue 37).
         case recoveryCodeUsed = "recovery_code_used"
+        /// A sign-in code and link (Supabase's magic link).
+        case signInCode = "magiclink"
+        /// The account was deleted by its owner.
+        case accountDeleted = "account_deleted"
 
         /// What the audit log says the mail was for.
         public var purpose: MessagePurpose {
@@ -30,6 +34,8 @@ public struct EmailMessage: Sendable, Equatable, Codable {
             case .existingAccount: .existingAccount
             case .reauthentication: .reauthentication
             case .recoveryCodeUsed: .recoveryCodeUsed
+            case .signInCode: .signInCode
+            case .accountDeleted: .accountDeleted
             }
         }
     }

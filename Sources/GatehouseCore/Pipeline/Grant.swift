@@ -17,6 +17,9 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
     case flowCode(code: String, verifier: String)
     /// A verification mail's link or code: proves the address, and signs in.
     case emailLink(MailProof)
+    /// A sign-in mail's code or link (`signIn.methods` lists `emailCode`): proves the address
+    /// and signs in, creating the account first where the request asked and the app allows it.
+    case emailCode(MailProof)
     /// A reset mail's link or code with the new password; without one (Supabase's
     /// `verify type=recovery`), it signs in for the password to be set next.
     case passwordReset(MailProof, newPassword: String?)
@@ -35,7 +38,7 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         case .provider(let id, let proof): id.rawValue + ":" + RefreshToken.hash(proof.secret)
         case .flowCode(let code, _): "flow:" + RefreshToken.hash(code)
         // A code counts against its address, like a password; a link's token on its own.
-        case .emailLink(let proof), .passwordReset(let proof, _): proof.identifier
+        case .emailLink(let proof), .emailCode(let proof), .passwordReset(let proof, _): proof.identifier
         // Credential ids are random: each counts on its own, and the address limit bounds them all.
         case .passkey(let assertion): "passkey:" + RefreshToken.hash(assertion.id)
         // The account's own back-off, like its password's.
@@ -53,6 +56,7 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         // Which provider's flow it finished is known once it is verified (``Verified/method``).
         case .flowCode: .oidc
         case .emailLink: .emailLink
+        case .emailCode: .emailCode
         case .passwordReset: .passwordReset
         case .passkey: .passkey
         case .secondFactor(let proof): proof.method

@@ -20,6 +20,7 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
     case provider
     case flowCode
     case emailLink
+    case emailCode
     case passwordReset
     case passkey
     case secondFactor
@@ -29,7 +30,7 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
     package var mustFindTheEmailVerified: Bool {
         switch self {
         case .password, .phoneCode, .provider, .flowCode, .passkey: true
-        case .emailLink, .passwordReset, .secondFactor: false
+        case .emailLink, .emailCode, .passwordReset, .secondFactor: false
         }
     }
 
@@ -38,6 +39,7 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
         switch self {
         case .password, .emailLink, .passwordReset: .methodNotOffered(.email)
         case .phoneCode: .methodNotOffered(.phone)
+        case .emailCode: .methodNotOffered(.emailCode)
         case .provider, .flowCode: .featureNotOffered(.providers)
         case .passkey: .featureNotOffered(.passkeys)
         case .secondFactor: .featureNotOffered(.secondFactors)
@@ -61,6 +63,7 @@ extension Grant {
         case .provider: .provider
         case .flowCode: .flowCode
         case .emailLink: .emailLink
+        case .emailCode: .emailCode
         case .passwordReset: .passwordReset
         case .passkey: .passkey
         case .secondFactor: .secondFactor

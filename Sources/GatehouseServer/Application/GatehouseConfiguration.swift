@@ -160,3 +160,9 @@ extension GatehouseConfiguration {
         }
     }
 }
+
+extension GatehouseConfiguration {
+    /// Whether the app needs a mail sender: account mail (sign-up, reset, verified emails) or
+    /// the mailed sign-in code.
+    public var sendsMail: Bool { accounts.sendsMail || signInMethods.offers(.emailCode) }
+}

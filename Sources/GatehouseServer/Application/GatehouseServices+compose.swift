@@ -65,7 +65,7 @@ extension GatehouseServices {
         // Mail exists when a sender is configured or the app needs it (then `serve` refuses to
         // start without a sender, so no mail is ever silently lost).
         let mailSender = try configuration.email.makeSender(logger: logger)
-        var mail = mailSender == nil && !configuration.accounts.sendsMail ? nil : try await AccountMailer.open(
+        var mail = mailSender == nil && !configuration.sendsMail ? nil : try await AccountMailer.open(
             repository, references: accountKeys, sender: mailSender, deliveries: deliveries, policy: configuration.mailPolicy,
             login: configuration.login, publicURL: publicURL, logger: logger
         )
@@ -90,7 +90,8 @@ extension GatehouseServices {
                 pending: mail != nil && configuration.accounts.requireVerifiedEmail ? accounts : nil
             ), accounts: accounts,
             profiles: Profiles(context: context), devices: Devices(context: context), phone: phone, passkeys: passkeys,
-            providers: providers, factors: factors
+            providers: providers, factors: factors,
+            deletion: AccountDeletion(context: context, mail: mail) { user in try await providers?.revokeGrants(userID: user.id) }
         )
         return Composition(services: services, keys: keys, hasher: hasher)
     }

@@ -16,13 +16,21 @@ public struct SignInMethods: Equatable, Sendable {
         public static let apple = Method(rawValue: "apple")
         public static let github = Method(rawValue: "github")
         public static let microsoft = Method(rawValue: "microsoft")
+        /// A code and link mailed to the address (issue 39): "Email me a sign-in code".
+        public static let emailCode = Method(rawValue: "emailCode")
+        /// Guest accounts with no identity, kept later by adding one (issue 39).
+        public static let anonymous = Method(rawValue: "anonymous")
 
-        /// Whether the method is an external provider's (anything but email and phone).
-        public var isProvider: Bool { self != .email && self != .phone }
+        /// The methods that are not an external provider's.
+        static let ownMethods: Set<Method> = [.email, .phone, .emailCode, .anonymous]
 
-        /// Whether `rawValue` is a well-formed id.
+        /// Whether the method is an external provider's (anything but email, phone, the email
+        /// code and guest accounts).
+        public var isProvider: Bool { !Self.ownMethods.contains(self) }
+
+        /// Whether `rawValue` is a well-formed id (or one of Gatehouse's own method names).
         public var isWellFormed: Bool {
-            (1...32).contains(rawValue.utf8.count)
+            Self.ownMethods.contains(self) || (1...32).contains(rawValue.utf8.count)
                 && rawValue.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
                 && rawValue.first != "-"
         }
@@ -73,6 +81,8 @@ extension SignInMethods.Method {
         case .apple: "Apple"
         case .github: "GitHub"
         case .microsoft: "Microsoft"
+        case .emailCode: "email code"
+        case .anonymous: "guest accounts"
         default: rawValue
         }
     }

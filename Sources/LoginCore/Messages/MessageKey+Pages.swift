@@ -67,7 +67,7 @@ extension MessageKey {
         case .namedLinkProvider: "Link {provider}"
         case .namedUnlinkProvider: "Unlink {provider}"
         case .providersTitle: "Connected accounts"
-        default: ""
+        default: selfServiceDefaultText
         }
     }
 }

@@ -212,6 +212,11 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case namedLinkProvider
     case namedUnlinkProvider
     case providersTitle
+    // Account self-service (issue 39): the mailed sign-in code, email change, deletion, notices.
+    case emailCodeButton, emailCodeTitle, emailCodeSubmit, emailCodeSent, emailCodeChangeEmail, signInLinkTitle, signInLinkPrompt
+    case signInLinkSubmit, mailSignInSubject, mailSignInBody, mailSignInAction, signInOtherWay
+    case deleteAccountButton, deleteAccountTitle, deleteAccountBody, deleteAccountPasswordLabel, deleteAccountSubmit, accountDeletedTitle
+    case accountDeletedBody, deleteAccountSignInAgain, mailDeletedSubject, mailDeletedBody
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {

@@ -10,10 +10,12 @@ import Hummingbird
 package struct AccountController {
     package let pipeline: SignInPipeline
     package let accounts: EmailAccounts
+    package let deletion: AccountDeletion
 
-    package init(pipeline: SignInPipeline, accounts: EmailAccounts) {
+    package init(pipeline: SignInPipeline, accounts: EmailAccounts, deletion: AccountDeletion) {
         self.pipeline = pipeline
         self.accounts = accounts
+        self.deletion = deletion
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
@@ -22,9 +24,12 @@ package struct AccountController {
         router.post("/api/auth/email/resend", use: resend)
         router.post("/api/auth/password/forgot", use: forgot)
         router.post("/api/auth/password/reset", use: reset)
+        router.post("/api/auth/email/otp", use: sendSignInCode)
+        router.post("/api/auth/email/otp/verify", use: verifySignInCode)
         router.group()
             .add(middleware: BearerAuthenticator(pipeline: pipeline))
             .post("/api/auth/password", use: change)
+            .delete("/api/me", use: deleteAccount)
     }
 
     @Sendable package func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
@@ -40,6 +45,25 @@ package struct AccountController {
         let body = try await JSONBody.decode(MailProofRequest.self, from: request, context: context)
         guard body.password == nil else { throw GatehouseError.invalidRequest("password is not a field of email/verify") }
         let signIn = try await pipeline.signIn(.emailLink(try body.proof()), from: context.client)
+        return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
+    }
+
+    /// `POST /api/auth/email/otp {"email", "create_user"?, "name"?}`: mails a sign-in code and
+    /// link; 202 with the same body for every address.
+    @Sendable package func sendSignInCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(SignInCodeRequest.self, from: request, context: context)
+        let address = try await accounts.sendSignInCode(
+            email: body.email, createUser: body.createUser ?? false, name: body.name, from: context.client
+        )
+        return try JSONBody.response(MailAccepted(email: address), status: .accepted)
+    }
+
+    /// `POST /api/auth/email/otp/verify {"email", "code"}` or `{"token"}`: signs in with the
+    /// mailed code or link; the login's token response.
+    @Sendable package func verifySignInCode(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(MailProofRequest.self, from: request, context: context)
+        guard body.password == nil else { throw GatehouseError.invalidRequest("password is not a field of email/otp/verify") }
+        let signIn = try await pipeline.signIn(.emailCode(try body.proof()), from: context.client)
         return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
     }
 
@@ -60,6 +84,15 @@ package struct AccountController {
         guard let password = body.password else { throw GatehouseError.invalidRequest("password is required") }
         let signIn = try await pipeline.signIn(.passwordReset(try body.proof(), newPassword: password), from: context.client)
         return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
+    }
+
+    /// `DELETE /api/me {"password"?}`: deletes the signed-in account, proved again by its
+    /// password or (without one) a sign-in in the last five minutes; 204.
+    @Sendable package func deleteAccount(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let body = try await JSONBody.decodeIfPresent(DeleteAccountRequest.self, from: request, context: context)
+        try await deletion.deleteAccount(principal, password: body?.password, from: context.client)
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
     @Sendable package func change(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

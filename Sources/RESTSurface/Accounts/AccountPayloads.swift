@@ -12,6 +12,19 @@ package struct EmailRequest: Decodable {
     package let email: String
 }
 
+/// The body of `POST /api/auth/email/otp`: the address, whether an unknown one may get an
+/// account (where the app allows sign-up), and that account's name.
+package struct SignInCodeRequest: Decodable {
+    package let email: String
+    package let createUser: Bool?
+    package let name: String?
+
+    package enum CodingKeys: String, CodingKey {
+        case email, name
+        case createUser = "create_user"
+    }
+}
+
 /// The body of `POST /api/auth/email/verify` and `password/reset`: a link's `token`, or the
 /// `email` and the mailed `code`; with a `password` for a reset.
 package struct MailProofRequest: Decodable {
@@ -24,6 +37,11 @@ package struct MailProofRequest: Decodable {
     package func proof() throws -> MailProof {
         try MailProof(token: token, email: email, code: code)
     }
+}
+
+/// The body of `DELETE /api/me`: the password, for an account that has one.
+package struct DeleteAccountRequest: Decodable {
+    package let password: String?
 }
 
 /// The body of `POST /api/auth/password`.

@@ -43,18 +43,22 @@ package struct AccountPage {
     package var showForm = true
     /// The address a "Resend email" button resends to.
     package var resend: String?
+    /// Where that button posts: the verification mail's resend, or the sign-in code's request.
+    package var resendAction = "/verify-email/resend"
     /// Seconds until that button may be pressed: it shows "Resend email in 0:55" meanwhile.
     package var resendWait: Int?
     package var links: [Link] = []
     /// Focus the first field when none has an error (a one-time code's page).
     package var focusFirst = false
+    /// The button does something that cannot be undone (deleting the account): it is red.
+    package var destructive = false
 
     package func context(csrf: String, configuration: LoginConfiguration) -> [String: Any] {
         let messages = configuration.messages
         let firstError = fields.firstIndex { $0.error != nil } ?? (focusFirst ? 0 : nil)
         var values: [String: Any] = [
             "title": title, "action": action, "formID": formID, "submit": submit, "showForm": showForm, "csrf": csrf,
-            "submitPolicy": configuration.submitPolicy.rawValue, "resendLabel": messages.text(.resendEmail),
+            "submitPolicy": configuration.submitPolicy.rawValue, "resendLabel": messages.text(.resendEmail), "destructive": destructive,
             "fields": fields.enumerated().map { index, field -> [String: Any] in
                 var value: [String: Any] = [
                     "name": field.name, "label": field.label, "type": field.type, "autocomplete": field.autocomplete, "value": field.value,
@@ -87,6 +91,7 @@ package struct AccountPage {
         if let banner { values["banner"] = banner }
         if let resend {
             values["resend"] = resend
+            values["resendAction"] = resendAction
             values["resendText"] = messages.text(.resendEmail)
             if let resendWait, resendWait > 0 {
                 values["resendWait"] = resendWait

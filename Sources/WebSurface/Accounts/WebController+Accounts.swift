@@ -292,11 +292,11 @@ extension WebController {
 
     // MARK: Shared
 
-    private var signInLink: AccountPage.Link {
+    var signInLink: AccountPage.Link {
         .init(id: "signin-link", prompt: messages.text(.haveAccountPrompt), text: messages.text(.signInLink), href: "/login")
     }
 
-    private func accountPage(_ page: AccountPage, csrf: String, status: HTTPResponse.Status) -> Response {
+    func accountPage(_ page: AccountPage, csrf: String, status: HTTPResponse.Status) -> Response {
         html(render(page.context(csrf: csrf, configuration: configuration), "account"), status: status, csrf: csrf)
     }
 }

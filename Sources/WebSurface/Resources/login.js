@@ -7,6 +7,14 @@ addEventListener("pageshow", (event) => { if (event.persisted) location.reload()
 const form = document.getElementById("login-form");
 if (form) start(form, JSON.parse(document.getElementById("gatehouse-config").textContent));
 
+// "Email me a sign-in code" takes the address typed above it (without script, the next page asks).
+const emailCodeStart = document.getElementById("email-code-start");
+if (emailCodeStart) {
+  emailCodeStart.addEventListener("submit", () => {
+    document.getElementById("email-code-address").value = document.getElementById("email").value;
+  });
+}
+
 function start(form, config) {
   const $ = (id) => document.getElementById(id);
   const fields = { email: $("email"), password: $("password") };

@@ -17,6 +17,7 @@ extension Gatehouse {
         @Option(help: "Sign in with this provider (github, microsoft, or an id from the app file's providers) in a browser, like --google.")
         var provider: String?
         @Flag(help: "With --google or --provider: print the address to open instead of opening a browser.") var noBrowser = false
+        @Flag(help: "Sign in with a code mailed to the email (the app lists emailCode).") var emailCode = false
 
         /// The provider `--google` or `--provider` names.
         var providerID: SignInMethods.Method? {
@@ -35,11 +36,15 @@ extension Gatehouse {
                 throw ValidationError("--\(google ? "google" : "provider") signs in without an email, a password or a phone")
             }
             if noBrowser, providerID == nil { throw ValidationError("--no-browser goes with --google or --provider") }
+            if emailCode, passwordStdin || phone != nil || providerID != nil {
+                throw ValidationError("--email-code signs in with the email and a mailed code only")
+            }
         }
 
         func run() async throws {
             if let phone { return try await runPhone(phone) }
             if let providerID { return try await runProvider(providerID) }
+            if emailCode { return try await runEmailCode() }
             let form = LoginForm(configuration: try server.app.login)
             let (client, _) = try server.client()
             var screen = TerminalLoginScreen(form: form, client: client, interactive: !passwordStdin && isatty(STDIN_FILENO) == 1)

@@ -172,6 +172,11 @@ package struct EmailAccounts: Sendable {
     /// The shape checks of a mail grant: the app offers email, and the proof fits its fields.
     func checkMailGrant(_ proof: MailProof) throws {
         guard settings.signInMethods.offers(.email) else { throw GatehouseError.methodNotOffered(.email) }
+        try checkProofShape(proof)
+    }
+
+    /// A proof's fields within their bounds, with a mailer to check them against.
+    func checkProofShape(_ proof: MailProof) throws {
         _ = try requireMail()
         switch proof {
         case .token(let token):
@@ -213,12 +218,14 @@ extension EmailAccounts: PendingPasswords {
 }
 
 extension EmailAccounts: GrantVerifier {
-    package var kinds: [GrantKind] { [.emailLink, .passwordReset] }
+    package var kinds: [GrantKind] { [.emailLink, .emailCode, .passwordReset] }
 
     package func check(_ grant: Grant) throws {
         switch grant {
         case .emailLink(let proof):
             try checkMailGrant(proof)
+        case .emailCode(let proof):
+            try checkSignInCodeGrant(proof)
         case .passwordReset(let proof, let password):
             guard settings.accounts.passwordReset else { throw GatehouseError.featureNotOffered(.passwordReset) }
             try checkMailGrant(proof)
@@ -231,6 +238,7 @@ extension EmailAccounts: GrantVerifier {
     package func verify(_ grant: Grant, from client: ClientInfo) async throws -> Verified? {
         switch grant {
         case .emailLink(let proof): try await verifyEmailLink(proof, from: client)
+        case .emailCode(let proof): try await verifySignInCode(proof, from: client)
         case .passwordReset(let proof, let password): try await verifyPasswordReset(proof, newPassword: password)
         case .password, .phoneCode, .provider, .flowCode, .passkey, .secondFactor: nil
         }

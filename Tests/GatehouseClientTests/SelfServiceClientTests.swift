@@ -1,0 +1,80 @@
+import Foundation
+import GatehouseClient
+import GatehouseCore
+import GatehouseServer
+import GatehouseTestSupport
+import LoginCore
+import Testing
+
+/// Issue 39 in the SDK against the real server: the mailed sign-in code driven through
+/// LoginCore's ``EmailCodeForm`` on every transport, and deleting the account.
+@Suite struct SelfServiceClientTests {
+    static func withServer(_ body: (LoopbackServer, String) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-sdk-self-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let outbox = folder.appendingPathComponent("mail.jsonl").path
+        let server = try await LoopbackServer.start(
+            users: [(ClientFixture.email, "Demo User", ClientFixture.password)], databasePath: folder.appendingPathComponent("db.sqlite").path
+        ) {
+            $0.accounts = AccountOptions(signUp: true, passwordReset: true, requireVerifiedEmail: true)
+            $0.signInMethods = SignInMethods(methods: [.email, .emailCode])
+            $0.email = .outbox(path: outbox)
+            $0.supabaseAnonKey = ClientFixture.anonKey
+        }
+        do {
+            try await body(server, outbox)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test(arguments: [BackendConfiguration.API.rest, .graphql, .supabase])
+    func SS1_theEmailCodeMachineSignsInWithTheMailedCode(api: BackendConfiguration.API) async throws {
+        try await Self.withServer { server, outbox in
+            let client = try AccountClientTests.client(server, api)
+            let form = EmailCodeForm(options: AccountOptions(signUp: true))
+            var state = EmailCodeState()
+            var pending = form.send(.emailChanged(ClientFixture.email), to: &state) + form.send(.requestCode, to: &state)
+            while let effect = pending.first {
+                pending.removeFirst()
+                if let event = await client.perform(effect) { pending += form.send(event, to: &state) }
+            }
+            #expect(state.sentTo == ClientFixture.email, "\(state)")
+            let code = try await AccountClientTests.mail(outbox, count: 1).code
+            pending = form.send(.codeChanged(code), to: &state)
+            var stored = false
+            while let effect = pending.first {
+                pending.removeFirst()
+                if case .storeSession = effect { stored = true }
+                if let event = await client.perform(effect) { pending += form.send(event, to: &state) }
+            }
+            #expect(stored)
+            #expect(await client.currentSession?.user.email == ClientFixture.email)
+        }
+    }
+
+    @Test(arguments: [BackendConfiguration.API.rest, .graphql])
+    func SS2_deleteAccountEndsTheSessionHereAndTheAccountOnTheServer(api: BackendConfiguration.API) async throws {
+        try await Self.withServer { server, _ in
+            let client = try AccountClientTests.client(server, api)
+            _ = try await client.signIn(email: ClientFixture.email, password: ClientFixture.password)
+            await #expect(throws: AuthError.self) { try await client.deleteAccount(password: "not the password") }
+            #expect(await client.currentSession != nil)
+            try await client.deleteAccount(password: ClientFixture.password)
+            #expect(await client.currentSession == nil)
+            await #expect(throws: AuthError.self) { try await client.signIn(email: ClientFixture.email, password: ClientFixture.password) }
+        }
+    }
+
+    @Test func SS3_supabaseSaysItCannotDeleteAnAccount() async throws {
+        try await Self.withServer { server, _ in
+            let client = try AccountClientTests.client(server, .supabase)
+            _ = try await client.signIn(email: ClientFixture.email, password: ClientFixture.password)
+            await #expect(throws: AuthError.server(status: 0, code: "unsupported", message: "This backend cannot delete accounts")) {
+                try await client.deleteAccount(password: ClientFixture.password)
+            }
+        }
+    }
+}
