@@ -139,7 +139,9 @@ def test_M03_theOfficialSupabaseClientSignsUpVerifiesRecoversAndUpdates(peated, 
     assert updated.user.email == "grace@example.com"
     signed_in = client.sign_in_with_password({"email": "grace@example.com", "password": "the river keeps on going"})
     assert signed_in.session.access_token
-    assert len(mail.recorder.mails) == before + 2, "the resends sent nothing"
+    # The resends sent nothing; the new password brought its owner a notice (issue 39).
+    subjects = [m["message"]["Subject"] for m in mail.wait(before + 3)[before:]]
+    assert subjects == ["Verify your email for Peated", "Reset your Peated password", "Your Peated password was changed"], subjects
 
 
 def test_S5_theOfficialClientChangesAPasswordOnlyWithAMailedNonceOrTheCurrentOne(peated, mail):

@@ -17,7 +17,7 @@ from mail_server import MailServer
 from pages import el, open_login, post_and_wait, type_into, wait_for
 from test_accessibility import axe_violations
 from test_email import ANON, call, parts
-from conftest import Server, free_port
+from conftest import Server, free_port  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -146,3 +146,31 @@ def test_EC_W2_without_javascript_the_code_and_the_links_one_button_each_sign_in
     assert "__Host-gatehouse-session" not in [cookie["name"] for cookie in other.get_cookies()]
     post_and_wait(other)
     assert "/home" in other.current_url
+
+
+def test_EC_T1_the_code_request_answers_accounts_and_strangers_alike_in_status_body_and_time():
+    """Medians within 5 ms over 20 alternating requests, half for addresses with an account."""
+    import statistics
+    import requests
+    server = Server("002-peated", extra=("--mail-limit", "500"))
+    try:
+        known = [f"known{i}@example.com" for i in range(10)]
+        for address in known:
+            server.create_user(address, "Known Person", "a long and quiet river")
+        unknown = [f"stranger{i}@example.com" for i in range(10)]
+        for warm in range(3):  # the first requests pay for connections and caches
+            requests.post(server.url + "/api/auth/email/otp", json={"email": f"warm{warm}@example.com"}, timeout=10)
+        timings = {"known": [], "unknown": []}
+        headers = {"known": set(), "unknown": set()}
+        for known_address, unknown_address in zip(known, unknown):
+            for kind, address in (("known", known_address), ("unknown", unknown_address)):
+                start = time.monotonic()
+                response = requests.post(server.url + "/api/auth/email/otp", json={"email": address}, timeout=10)
+                timings[kind].append(time.monotonic() - start)
+                assert response.status_code == 202 and response.json() == {"status": "accepted", "email": address}
+                headers[kind] |= {name.lower() for name in response.headers}
+        assert headers["known"] == headers["unknown"]
+        assert abs(statistics.median(timings["known"]) - statistics.median(timings["unknown"])) < 0.005, timings
+        assert {line["to"] for line in mails(server, 10)} == set(known)
+    finally:
+        server.close()

@@ -238,6 +238,25 @@ def test_I25_a_logout_password_change_or_lock_on_one_instance_is_refused_on_the_
     assert login(one.url)[0] == 200
 
 
+def test_I39_deleting_an_account_on_one_instance_refuses_its_tokens_on_every_instance_at_once(cluster):
+    """Issue 39: `DELETE /api/me` on one instance; every instance had answered the account's
+    token from memory, and each refuses it within 100 ms."""
+    cluster.cli("users", "create", "--email", "leaving@example.com", "--name", "Lee Ving", "--password-stdin",
+                "--allow-weak-password", stdin="a leaving passphrase")
+    one, two, three = cluster.instances
+    grant = call(one.url + "/api/auth/login", {"email": "leaving@example.com", "password": "a leaving passphrase"})[1]
+    for instance in (two, three):
+        for _ in range(2):
+            assert call(instance.url + "/api/me", token=grant["access_token"])[0] == 200
+    request = urllib.request.Request(one.url + "/api/me", data=json.dumps({"password": "a leaving passphrase"}).encode(),
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {grant['access_token']}"},
+                                     method="DELETE")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 204
+    refused_everywhere_within(cluster, grant["access_token"], 0.1)
+    assert call(two.url + "/api/auth/refresh", {"refresh_token": grant["refresh_token"]})[0] == 401
+
+
 def listener_backends(cluster):
     """The PostgreSQL backends of the instances' session-change listeners (their last query is LISTEN)."""
     output = subprocess.run(

@@ -175,6 +175,11 @@ package struct AccountMailer: Sendable {
         case .recoveryCodeUsed: (.mailRecoveryUsedSubject, .mailRecoveryUsedBody, .continueLink)
         case .signInCode: (.mailSignInSubject, .mailSignInBody, .mailSignInAction)
         case .accountDeleted: (.mailDeletedSubject, .mailDeletedBody, .signUpLink)
+        case .passwordChangedNotice: (.noticePasswordChangedSubject, .noticePasswordChangedBody, .noticeNotMe)
+        case .passwordResetNotice: (.noticePasswordResetSubject, .noticePasswordResetBody, .noticeNotMe)
+        case .factorAddedNotice: (.noticeFactorAddedSubject, .noticeFactorAddedBody, .noticeNotMe)
+        case .factorRemovedNotice: (.noticeFactorRemovedSubject, .noticeFactorRemovedBody, .noticeNotMe)
+        case .passkeyAddedNotice: (.noticePasskeyAddedSubject, .noticePasskeyAddedBody, .noticeNotMe)
         }
         let link: String? = switch action {
         case .signUp, .verify: secret.map { "\(publicURL)/verify-email?token=\($0.token)" }
@@ -185,15 +190,29 @@ package struct AccountMailer: Sendable {
         // A page with one button: a mail scanner that opens links never spends the sign-in.
         case .signInCode: secret.map { "\(publicURL)/sign-in-link?token=\($0.token)" }
         case .accountDeleted: nil
+        // "This wasn't me": the reset flow, which ends every session and passkey.
+        case .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice, .passkeyAddedNotice:
+            "\(publicURL)/forgot-password"
         }
         return EmailMessage(
             action: action, to: email, link: link, code: secret?.code, token: secret?.token,
             secondaryLink: action == .existingAccount ? "\(publicURL)/forgot-password" : nil,
             secondaryLabel: action == .existingAccount ? messages.text(.forgotPassword) : nil, appName: appName,
             subject: messages.text(subject, values), body: messages.text(body, values), actionLabel: messages.text(label, values),
-            codeLine: secret == nil || action == .reauthentication ? nil : messages.text(.mailCodeLine, values), footer: messages.text(action == .signUp ? .mailSignUpIgnore : .mailIgnore, values),
+            codeLine: secret == nil || action == .reauthentication ? nil : messages.text(.mailCodeLine, values), footer: messages.text(Self.footer(of: action), values),
             siteURL: publicURL
         )
+    }
+
+    /// The closing line: a notice or a confirmation was not asked for, so it cannot be ignored.
+    static func footer(of action: EmailMessage.Action) -> MessageKey {
+        switch action {
+        case .signUp: .mailSignUpIgnore
+        case .verify, .recovery, .existingAccount, .reauthentication, .signInCode: .mailIgnore
+        case .recoveryCodeUsed, .accountDeleted, .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice,
+             .passkeyAddedNotice:
+            .noticeFooter
+        }
     }
 
     /// Queues a mail: the hourly budget and the sender's retries run after the answer; a mail

@@ -72,6 +72,8 @@ public enum MessagePurpose: String, Sendable, Equatable, CaseIterable {
     case recoveryCodeUsed = "recovery_code_used"
     case signInCode = "magiclink"
     case accountDeleted = "account_deleted"
+    /// A notice of a change to how the account is signed in to.
+    case securityNotice = "security_notice"
 }
 
 /// Which limit refused an attempt: the `limit` of `sign_in.throttled` rows and of

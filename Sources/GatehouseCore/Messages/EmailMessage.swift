@@ -24,6 +24,12 @@ public struct EmailMessage: Sendable, Equatable, Codable {
         case signInCode = "magiclink"
         /// The account was deleted by its owner.
         case accountDeleted = "account_deleted"
+        /// Security notices (issue 39), each with "This wasn't me" to the reset flow.
+        case passwordChangedNotice = "password_changed_notification"
+        case passwordResetNotice = "password_reset_notification"
+        case factorAddedNotice = "mfa_factor_enrolled_notification"
+        case factorRemovedNotice = "mfa_factor_unenrolled_notification"
+        case passkeyAddedNotice = "passkey_added_notification"
 
         /// What the audit log says the mail was for.
         public var purpose: MessagePurpose {
@@ -36,6 +42,7 @@ public struct EmailMessage: Sendable, Equatable, Codable {
             case .recoveryCodeUsed: .recoveryCodeUsed
             case .signInCode: .signInCode
             case .accountDeleted: .accountDeleted
+            case .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice, .passkeyAddedNotice: .securityNotice
             }
         }
     }

@@ -36,12 +36,24 @@ extension GatehouseServices {
         )
         let accountKeys = try await AccountKeys.open(repository)
         let hasher = PasswordHasher(parameters: configuration.argon2, pool: HashingPool.shared(configuration.hashing))
+        let publicURL = configuration.resolvedPublicURL
+        // Mail exists when a sender is configured or the app needs it (then `serve` refuses to
+        // start without a sender, so no mail is ever silently lost).
+        let mailSender = try configuration.email.makeSender(logger: logger)
+        var mail = mailSender == nil && !configuration.sendsMail ? nil : try await AccountMailer.open(
+            repository, references: accountKeys, sender: mailSender, deliveries: deliveries, policy: configuration.mailPolicy,
+            login: configuration.login, publicURL: publicURL, logger: logger
+        )
+        mail?.dispatch.events = configuration.events
+        // Security notices hear the same events as the audit log.
+        let notices = mail.map { SecurityNotices(users: repository, mail: $0) as any EventSink }
+        let sinks = [configuration.events, notices].compactMap { $0 }
+        let events = sinks.count > 1 ? EventFanOut(sinks) : sinks.first
         let context = try await ServiceContext(
             repository: repository, hasher: hasher, keys: accountKeys, settings: configuration.authSettings,
-            breached: try configuration.breachedPasswordURL.map { try RangeBreachedPasswords(url: $0) }, events: configuration.events,
+            breached: try configuration.breachedPasswordURL.map { try RangeBreachedPasswords(url: $0) }, events: events,
             logger: logger
         )
-        let publicURL = configuration.resolvedPublicURL
         let phone = try await configuration.phone.asyncMap { policy in
             var issuer = try await PhoneCodeIssuer.open(
                 repository, numbers: LibPhoneNumber(), references: accountKeys, sender: try configuration.sms.makeSender(logger: logger),
@@ -62,14 +74,6 @@ extension GatehouseServices {
         let providers = registry.isEmpty ? nil : ProviderSignIn(
             context: context, providers: registry, flows: repository, throttles: repository, grants: repository, kek: kek
         )
-        // Mail exists when a sender is configured or the app needs it (then `serve` refuses to
-        // start without a sender, so no mail is ever silently lost).
-        let mailSender = try configuration.email.makeSender(logger: logger)
-        var mail = mailSender == nil && !configuration.sendsMail ? nil : try await AccountMailer.open(
-            repository, references: accountKeys, sender: mailSender, deliveries: deliveries, policy: configuration.mailPolicy,
-            login: configuration.login, publicURL: publicURL, logger: logger
-        )
-        mail?.dispatch.events = configuration.events
         let passkeys = RelyingParty(publicURL: publicURL, name: configuration.login.appName, extraOrigins: configuration.passkeyOrigins)
             .map { PasskeyService(context: context, store: PasskeyStore(party: $0, repository: repository), throttles: repository) }
         let accounts = EmailAccounts(context: context, mail: mail, recovery: [passkeys].compactMap { $0 })

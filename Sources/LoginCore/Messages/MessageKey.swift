@@ -217,6 +217,9 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case signInLinkSubmit, mailSignInSubject, mailSignInBody, mailSignInAction, signInOtherWay
     case deleteAccountButton, deleteAccountTitle, deleteAccountBody, deleteAccountPasswordLabel, deleteAccountSubmit, accountDeletedTitle
     case accountDeletedBody, deleteAccountSignInAgain, mailDeletedSubject, mailDeletedBody
+    case noticeNotMe, noticePasswordChangedSubject, noticePasswordChangedBody, noticePasswordResetSubject, noticePasswordResetBody
+    case noticeFactorAddedSubject, noticeFactorAddedBody, noticeFactorRemovedSubject, noticeFactorRemovedBody
+    case noticePasskeyAddedSubject, noticePasskeyAddedBody, noticeFooter, deleteAccountWrongPassword
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {

@@ -27,7 +27,7 @@ extension WebController {
         do {
             try await services.deletion.deleteAccount(principal, password: password, from: context.client)
         } catch GatehouseError.invalidCredentials {
-            return try await deletionPage(principal, error: messages.text(.invalidCredentials), banner: nil, status: .unauthorized)
+            return try await deletionPage(principal, error: messages.text(.deleteAccountWrongPassword), banner: nil, status: .unauthorized)
         } catch GatehouseError.reauthenticationRequired {
             return try await deletionPage(principal, error: nil, banner: messages.text(.deleteAccountSignInAgain), status: .unauthorized)
         } catch GatehouseError.stepUpRequired {

@@ -1,0 +1,45 @@
+import Foundation
+import GatehouseModel
+import Logging
+
+/// Security notices by mail (issue 39): the account's owner hears of each change to how it is
+/// signed in to, from the events the services already report.
+///
+/// A sink beside the audit log: it takes the event and returns; the account is looked up and
+/// the notice composed on the delivery queue, after the answer. Each notice's one link is
+/// "This wasn't me", to the reset flow; none carries a secret.
+package struct SecurityNotices: EventSink {
+    let users: any UserRepository
+    let mail: AccountMailer
+
+    package init(users: any UserRepository, mail: AccountMailer) {
+        self.users = users
+        self.mail = mail
+    }
+
+    /// The notice an event calls for, and the account it concerns.
+    static func notice(for event: SecurityEvent) -> (EmailMessage.Action, userID: String)? {
+        switch event {
+        case .passwordChanged(let userID, .change): (.passwordChangedNotice, userID)
+        case .passwordChanged(let userID, .reset): (.passwordResetNotice, userID)
+        case .factorVerified(let userID, _): (.factorAddedNotice, userID)
+        case .factorRemoved(let userID, _, _): (.factorRemovedNotice, userID)
+        case .passkeyAdded(let userID, _): (.passkeyAddedNotice, userID)
+        case .signInSucceeded, .signInRefused, .sessionEnded, .signedUp, .emailVerified, .passkeyRemoved, .passkeyCloneWarning,
+             .signInThrottled, .messageSent, .identityLinked, .identityUnlinked, .providerNotice, .requestThrottled,
+             .signUpOfExistingAccount, .passwordChangeRefused, .administered, .factorEnrolled, .recoveryCodeUsed,
+             .recoveryCodesRegenerated, .stepUpRefused, .accountDeleted:
+            nil
+        }
+    }
+
+    package func record(_ event: SecurityEvent, at date: Date, address: String?, device: String?) {
+        guard let (action, userID) = Self.notice(for: event) else { return }
+        let job: DeliveryQueue.Job = { [users, mail] in
+            guard let user = try? await users.user(id: userID), let email = user.email else { return }
+            let client = address.map { ClientInfo(address: $0) }
+            mail.send(mail.compose(action, to: email, secret: nil, extra: ["device": device ?? DeviceLabel.unknown]), for: client, now: date)
+        }
+        if let deliveries = mail.deliveries { deliveries.enqueue(job) } else { Task { await job() } }
+    }
+}
