@@ -22,11 +22,14 @@ public struct AbuseOptions: ParsableArguments {
     @Option(help: "Failures per account per hour from unknown devices before they are held off (default 100).")
     var accountFailuresPerHour: Int = AbusePolicy().accountFailuresPerHour
 
+    @Option(help: "Guest accounts (signIn.methods lists anonymous) made per client address per hour (default 30).")
+    var anonymousLimit: Int = AbusePolicy().guestsPerAddressPerHour
+
     @Option(help: "Password checks that may wait for a hashing thread before sign-ins get 503 (default 64).")
     var hashQueue: Int = HashingLimits().queueDepth
 
     public func validate() throws {
-        guard addressLimit > 0, addressWindow > 0, backoffAfter > 0, accountFailuresPerHour > 0, hashQueue > 0 else {
+        guard addressLimit > 0, addressWindow > 0, backoffAfter > 0, accountFailuresPerHour > 0, hashQueue > 0, anonymousLimit > 0 else {
             throw ValidationError("limits must be positive numbers")
         }
         _ = try proxies()
@@ -47,6 +50,7 @@ public struct AbuseOptions: ParsableArguments {
         configuration.abuse.addressWindow = Double(addressWindow)
         configuration.abuse.backoffThreshold = backoffAfter
         configuration.abuse.accountFailuresPerHour = accountFailuresPerHour
+        configuration.abuse.guestsPerAddressPerHour = anonymousLimit
         configuration.hashing.queueDepth = hashQueue
     }
 }

@@ -42,6 +42,7 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
     case providerDisabled = "provider_disabled"
     case emailProviderDisabled = "email_provider_disabled"
     case phoneProviderDisabled = "phone_provider_disabled"
+    case anonymousProviderDisabled = "anonymous_provider_disabled"
     case singleIdentityNotDeletable = "single_identity_not_deletable"
     case identityNotFound = "identity_not_found"
     case notFound = "not_found"
@@ -84,7 +85,7 @@ public enum GoTrueErrorCode: String, Sendable, CaseIterable, CustomStringConvert
         case .emailExists: .linkRequired
         case .identityAlreadyExists: .identityTaken
         case .providerDisabled: .providerDisabled
-        case .emailProviderDisabled, .phoneProviderDisabled: .signInMethodNotOffered
+        case .emailProviderDisabled, .phoneProviderDisabled, .anonymousProviderDisabled: .signInMethodNotOffered
         case .singleIdentityNotDeletable: .lastSignInMethod
         case .userNotFound: .accountNotFound
         case .weakPassword: .weakPassword

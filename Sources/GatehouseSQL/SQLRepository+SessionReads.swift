@@ -46,6 +46,6 @@ extension SQLRepository {
 
     private static let tokenColumns = select("t", RefreshTokenRow.CodingKeys.allCases.map(\.rawValue))
     private static let sessionColumns = select("s", SessionRow.CodingKeys.allCases.map(\.rawValue))
-    private static let userColumns = select("u", UserRow.CodingKeys.allCases.map(\.rawValue).filter { $0 != "email" })
-        + ", e.subject AS u_email"
+    private static let userColumns = select("u", UserRow.CodingKeys.allCases.map(\.rawValue).filter { $0 != "email" && $0 != "anonymous" })
+        + ", e.subject AS u_email, " + anonymousColumn.replacingOccurrences(of: "AS anonymous", with: "AS u_anonymous")
 }

@@ -4,12 +4,20 @@ import GatehouseModel
 import SQLKit
 
 extension SQLRepository: UserRepository {
+    /// Whether the account has no identity at all (a guest, issue 39): derived, so adding any
+    /// way in (an email, a phone, a provider, a passkey's handle) makes it permanent at once.
+    static let anonymousColumn = "CASE WHEN EXISTS (SELECT 1 FROM identities g WHERE g.user_id = u.id) THEN 0 ELSE 1 END AS anonymous"
+
     /// A `users` row with the subject of its email identity, if any.
     package struct UserRow: Codable {
         package enum CodingKeys: String, CodingKey, CaseIterable {
             case id, name, email, firstName = "first_name", lastName = "last_name", createdAt = "created_at"
             case passwordChangedAt = "password_changed_at", lockedAt = "locked_at", lockedUntil = "locked_until"
+            case anonymous
         }
+
+        /// A guest account's mark: no identity at all (``SQLRepository/anonymousColumn``).
+        package var anonymous: Int?
 
         package var id: String
         package var name: String
@@ -31,13 +39,15 @@ extension SQLRepository: UserRepository {
             lockedAt = user.lockedAt?.milliseconds
             lockedUntil = user.lockedUntil?.milliseconds
             email = user.email
+            anonymous = nil
         }
 
         package var record: UserRecord {
             UserRecord(
                 id: id, email: email, name: PersonName(first: firstName, last: lastName),
                 createdAt: Date(milliseconds: createdAt), passwordChangedAt: Date(milliseconds: passwordChangedAt),
-                lockedAt: lockedAt.map(Date.init(milliseconds:)), lockedUntil: lockedUntil.map(Date.init(milliseconds:))
+                lockedAt: lockedAt.map(Date.init(milliseconds:)), lockedUntil: lockedUntil.map(Date.init(milliseconds:)),
+                isAnonymous: anonymous == 1
             )
         }
     }
@@ -93,7 +103,7 @@ extension SQLRepository: UserRepository {
 
     public func user(provider: IdentityProvider, subject: String) async throws -> UserRecord? {
         try await database.raw("""
-            SELECT u.*, e.subject AS email FROM identities i JOIN users u ON u.id = i.user_id
+            SELECT u.*, e.subject AS email, \(unsafeRaw: Self.anonymousColumn) FROM identities i JOIN users u ON u.id = i.user_id
             LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
             WHERE i.provider = \(bind: provider.rawValue) AND i.subject = \(bind: subject)
             """).first(decoding: UserRow.self)?.record
@@ -110,7 +120,7 @@ extension SQLRepository: UserRepository {
             package enum Key: String, CodingKey { case hash }
         }
         let row = try await database.raw("""
-            SELECT u.*, e.subject AS email, p.hash AS hash FROM identities i JOIN users u ON u.id = i.user_id
+            SELECT u.*, e.subject AS email, \(unsafeRaw: Self.anonymousColumn), p.hash AS hash FROM identities i JOIN users u ON u.id = i.user_id
             LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
             LEFT JOIN password_credentials p ON p.user_id = u.id
             WHERE i.provider = \(bind: provider.rawValue) AND i.subject = \(bind: subject)
@@ -120,7 +130,7 @@ extension SQLRepository: UserRepository {
 
     public func user(id: String) async throws -> UserRecord? {
         try await database.raw("""
-            SELECT u.*, e.subject AS email FROM users u
+            SELECT u.*, e.subject AS email, \(unsafeRaw: Self.anonymousColumn) FROM users u
             LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email' WHERE u.id = \(bind: id)
             """).first(decoding: UserRow.self)?.record
     }
@@ -149,7 +159,7 @@ extension SQLRepository: UserRepository {
 
     public func allUsers() async throws -> [UserRecord] {
         try await database.raw("""
-            SELECT u.*, e.subject AS email FROM users u
+            SELECT u.*, e.subject AS email, \(unsafeRaw: Self.anonymousColumn) FROM users u
             LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email' ORDER BY u.created_at
             """).all(decoding: UserRow.self).map(\.record)
     }
@@ -158,11 +168,23 @@ extension SQLRepository: UserRepository {
         struct Count: Decodable { let count: Int64 }
         let total = try await database.raw("SELECT COUNT(*) AS count FROM users").first(decoding: Count.self)?.count ?? 0
         let page = try await database.raw("""
-            SELECT u.*, e.subject AS email FROM users u
+            SELECT u.*, e.subject AS email, \(unsafeRaw: Self.anonymousColumn) FROM users u
             LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
             ORDER BY u.created_at, u.id LIMIT \(bind: max(0, limit)) OFFSET \(bind: max(0, offset))
             """).all(decoding: UserRow.self).map(\.record)
         return (page, Int(total))
+    }
+
+    public func removeGuests(unusedSince date: Date) async throws -> Int {
+        let cutoff = date.milliseconds
+        return try await write {
+            try await database.raw("""
+                DELETE FROM users WHERE created_at < \(bind: cutoff)
+                AND NOT EXISTS (SELECT 1 FROM identities i WHERE i.user_id = users.id)
+                AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = users.id AND s.last_seen_at >= \(bind: cutoff))
+                RETURNING id
+                """).all().count
+        }
     }
 
     public func updateUser(_ user: UserRecord) async throws {

@@ -23,6 +23,7 @@ import GatehouseModel
 ///   sendEmailCode(email: String!, createUser: Boolean = false): Boolean!
 ///   verifyEmailCode(data: MailProofInput!): AuthPayload!
 ///   deleteAccount(password: String): Boolean!
+///   signInAnonymously: AuthPayload!
 /// }
 /// ```
 ///
@@ -173,6 +174,8 @@ package struct GatehouseGraphQL: API {
                     Argument("data", at: \.data)
                     Argument("password", at: \.password)
                 }.description("Sets a new password with the mail's token or code, ends every session and signs in.")
+                Field("signInAnonymously", at: GraphQLResolver.signInAnonymously)
+                    .description("A guest account (where the app lists anonymous), kept later by adding a way in; answers like login.")
                 Field("sendEmailCode", at: GraphQLResolver.sendEmailCode) {
                     Argument("email", at: \.email)
                     Argument("createUser", at: \.createUser).defaultValue(false)

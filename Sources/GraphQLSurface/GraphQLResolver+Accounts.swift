@@ -71,6 +71,11 @@ extension GraphQLResolver {
         try await signIn(.emailCode(try arguments.data.proof()), context: context)
     }
 
+    /// `signInAnonymously`: a guest account, where the app lists `anonymous`.
+    package func signInAnonymously(context: GraphQLContext, arguments: NoArguments) async throws -> AuthPayload {
+        try await signIn(.anonymous, context: context)
+    }
+
     /// `deleteAccount(password:)`.
     package struct DeleteAccountArguments: Codable { let password: String? }
 

@@ -8,7 +8,7 @@ import GraphQL
 package enum SingleSignInRule {
     package static let limitedFields: Set<String> = [
         "login", "refresh", "sendPhoneCode", "resendPhoneCode", "verifyPhoneCode", "signInWithGoogle", "signInWithApple",
-        "signUp", "resendVerificationEmail", "verifyEmail", "requestPasswordReset", "resetPassword", "sendEmailCode", "verifyEmailCode",
+        "signUp", "resendVerificationEmail", "verifyEmail", "requestPasswordReset", "resetPassword", "sendEmailCode", "verifyEmailCode", "signInAnonymously",
         "passkeyAuthenticationOptions", "signInWithPasskey", "passkeyRegistrationOptions", "registerPasskey",
         "enrolFactor", "verifyFactor", "challengeFactor", "verifySecondFactor", "regenerateRecoveryCodes", "deleteAccount",
     ]

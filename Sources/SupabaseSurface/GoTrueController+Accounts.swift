@@ -14,6 +14,10 @@ extension GoTrueController {
     /// the same whether or not the address was taken (GoTrue's obfuscated user).
     @Sendable package func signUp(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoTrueSignUpRequest.self, from: request, context: context)
+        // No email and no phone: `signInAnonymously`, a guest account where the app lists `anonymous`.
+        if body.email == nil, body.phone == nil, body.password == nil {
+            return try await signedIn(.anonymous, context: context)
+        }
         guard body.phone == nil else { throw GoTrueError(.badRequest, .phoneProviderDisabled, "Phone signups are disabled") }
         guard let email = body.email, let password = body.password else {
             throw GoTrueError.validationFailed("Signup requires a valid password")

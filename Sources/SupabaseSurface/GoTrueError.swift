@@ -114,6 +114,7 @@ extension GoTrueError {
         case .formExpired: self.init(.forbidden, .requestError, "The form expired; reload the page and try again")
         case .methodNotOffered(.email), .methodNotOffered(.emailCode): self.init(.badRequest, .emailProviderDisabled, "Email logins are disabled")
         case .methodNotOffered(.phone): self.init(.badRequest, .phoneProviderDisabled, "Phone logins are disabled")
+        case .methodNotOffered(.anonymous): self.init(.unprocessableContent, .anonymousProviderDisabled, "Anonymous sign-ins are disabled")
         case .methodNotOffered: self.init(.badRequest, .providerDisabled, "Unsupported provider: Provider is not enabled")
         case .administration(let failure): self.init(failure)
         case .notFound: self.init(.notFound, .notFound, "No such route")

@@ -62,7 +62,8 @@ package struct GoTrueUser: Encodable {
     package let updatedAt: String
     /// Until when the account is banned (locked); absent when it is not.
     package let bannedUntil: String?
-    package let isAnonymous = false
+    /// A guest account (issue 39): no way in yet.
+    package let isAnonymous: Bool
     /// The account's second factors (issue 37); absent when it has none, as GoTrue omits them.
     package var factors: [GoTrueFactor]?
 
@@ -76,6 +77,7 @@ package struct GoTrueUser: Encodable {
 
     package init(_ record: UserRecord, identities records: [IdentityRecord], factors: [FactorRecord] = []) {
         self.factors = factors.isEmpty ? nil : factors.map(GoTrueFactor.init)
+        isAnonymous = records.isEmpty && record.isAnonymous
         id = record.id
         email = record.email ?? ""
         let emailIdentity = records.first { $0.provider == .email && $0.subject == record.email }
@@ -86,7 +88,7 @@ package struct GoTrueUser: Encodable {
         confirmedAt = [emailIdentity?.verifiedAt, phoneIdentity?.verifiedAt].compactMap { $0 }.min()?.formatted(.iso8601)
         var providers: [String] = []
         for identity in records where !providers.contains(identity.provider.rawValue) { providers.append(identity.provider.rawValue) }
-        appMetadata = AppMetadata(provider: providers.first ?? "email", providers: providers)
+        appMetadata = AppMetadata(provider: providers.first ?? (record.isAnonymous ? "anonymous" : "email"), providers: providers)
         identities = records.map { GoTrueIdentity($0, user: record) }
         createdAt = record.createdAt.formatted(.iso8601)
         updatedAt = max(record.createdAt, record.passwordChangedAt).formatted(.iso8601)

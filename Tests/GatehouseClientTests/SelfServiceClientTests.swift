@@ -17,7 +17,7 @@ import Testing
             users: [(ClientFixture.email, "Demo User", ClientFixture.password)], databasePath: folder.appendingPathComponent("db.sqlite").path
         ) {
             $0.accounts = AccountOptions(signUp: true, passwordReset: true, requireVerifiedEmail: true)
-            $0.signInMethods = SignInMethods(methods: [.email, .emailCode])
+            $0.signInMethods = SignInMethods(methods: [.email, .emailCode, .anonymous])
             $0.email = .outbox(path: outbox)
             $0.supabaseAnonKey = ClientFixture.anonKey
         }
@@ -65,6 +65,18 @@ import Testing
             try await client.deleteAccount(password: ClientFixture.password)
             #expect(await client.currentSession == nil)
             await #expect(throws: AuthError.self) { try await client.signIn(email: ClientFixture.email, password: ClientFixture.password) }
+        }
+    }
+
+    @Test(arguments: [BackendConfiguration.API.rest, .graphql, .supabase])
+    func SS4_signInAnonymouslyMakesAGuestWhoseSessionIsStored(api: BackendConfiguration.API) async throws {
+        try await Self.withServer { server, _ in
+            let client = try AccountClientTests.client(server, api)
+            let guest = try await client.signInAnonymously()
+            #expect(guest.user.email.isEmpty && !guest.user.id.isEmpty)
+            #expect(await client.currentSession?.user.id == guest.user.id)
+            let other = try await client.signInAnonymously()
+            #expect(other.user.id != guest.user.id, "each call is a new guest")
         }
     }
 

@@ -22,6 +22,7 @@ struct CoreHarness {
     let accounts: EmailAccounts
     let devices: Devices
     let deletion: AccountDeletion
+    let guests: GuestAccounts
     let phone: PhoneCodes?
     /// Authenticator-app factors, with the key-encryption key ``kek``.
     let factors: SecondFactors
@@ -35,6 +36,8 @@ struct CoreHarness {
         var phone: PhonePolicy?
         var mail = true
         var mfa = MFAPolicy()
+        /// Guest accounts a client address may make per hour, when the app lists `anonymous`.
+        var guestsPerHour = 30
     }
 
     /// Real argon2id, cheap: these tests are about behaviour, not cost.
@@ -89,6 +92,8 @@ struct CoreHarness {
         factors = SecondFactors(context: context, factors: repository, kek: kek, policy: options.mfa, qrCodes: nil, mail: mail)
         devices = Devices(context: context)
         var verifiers: [any GrantVerifier] = [accounts, factors]
+        guests = GuestAccounts(context: context, throttles: repository, perAddressPerHour: options.guestsPerHour)
+        if settings.signInMethods.offers(.anonymous) { verifiers.append(guests) }
         if let policy = options.phone {
             var issuer = try await PhoneCodeIssuer.open(
                 repository, numbers: IndianMobiles(), references: keys, sender: outbox, deliveries: nil, policy: policy, logger: logger

@@ -52,4 +52,25 @@ import Testing
             #expect(Set(left.keys) == ["fail:aXb:ip:1", "fail:a_bc:ip:1", "acct:a_b", "fail:%:ip:1"])
         }
     }
+
+    /// Issue 39: a guest is an account with no identity; adding one makes it permanent at once,
+    /// and only guests unused since the cutoff are removed, in one statement.
+    @Test(arguments: Engine.available)
+    func aGuestIsAnAccountWithNoIdentityAndOnlyUnusedGuestsAreRemoved(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine, instances: 2) { repositories in
+            let old = UserRecord(email: nil, name: PersonName(full: ""), createdAt: Self.now)
+            let kept = UserRecord(email: nil, name: PersonName(full: ""), createdAt: Self.now)
+            let recent = UserRecord(email: nil, name: PersonName(full: ""), createdAt: Self.now.addingTimeInterval(86400))
+            for user in [old, kept, recent] { try await repositories[0].createUser(user, identities: [], passwordHash: nil) }
+            #expect(try await repositories[1].user(id: old.id)?.isAnonymous == true)
+            try await repositories[1].addIdentity(IdentityRecord(
+                userID: kept.id, provider: .phone, subject: "+919876500000", verifiedAt: Self.now, createdAt: Self.now
+            ))
+            #expect(try await repositories[0].user(id: kept.id)?.isAnonymous == false)
+            #expect(try await repositories[0].removeGuests(unusedSince: Self.now.addingTimeInterval(3600)) == 1)
+            #expect(try await repositories[1].user(id: old.id) == nil)
+            #expect(try await repositories[1].user(id: kept.id) != nil)
+            #expect(try await repositories[1].user(id: recent.id) != nil)
+        }
+    }
 }

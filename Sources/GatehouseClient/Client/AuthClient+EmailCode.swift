@@ -17,6 +17,13 @@ extension AuthClient {
         try await manager.adopt(try await transport.token(.emailCode(proof)))
     }
 
+    /// Signs in as a new guest (issue 39; the app lists `anonymous`): an account with no way
+    /// in yet, kept by adding one later (a passkey, a provider); the session is stored.
+    @discardableResult
+    public func signInAnonymously() async throws -> Session {
+        try await manager.adopt(try await transport.token(.anonymous))
+    }
+
     /// Runs an ``EmailCodeForm`` effect that needs the network and returns the event to feed back.
     public func perform(_ effect: EmailCodeEffect, createUser: Bool = false) async -> EmailCodeEvent? {
         switch effect {

@@ -40,6 +40,8 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
     case emailLink(EmailProof)
     /// A sign-in mail's code or link token (issue 39): signs in, and proves the address.
     case emailCode(EmailProof)
+    /// A new guest account (issue 39): kept later by adding a way in.
+    case anonymous
     /// A reset mail's link token or code with the new password: sets it and signs in.
     case passwordReset(EmailProof, newPassword: String)
     /// A passkey's assertion (issue 23), answering a challenge from ``PasskeyTransport/passkeyAuthenticationOptions()``.
@@ -57,6 +59,7 @@ public enum AuthGrant: Sendable, Equatable, CustomStringConvertible {
         case .flowCode: "AuthGrant.flowCode(<redacted>)"
         case .emailLink: "AuthGrant.emailLink(<redacted>)"
         case .emailCode: "AuthGrant.emailCode(<redacted>)"
+        case .anonymous: "AuthGrant.anonymous"
         case .passwordReset: "AuthGrant.passwordReset(<redacted>)"
         case .passkey: "AuthGrant.passkey(<redacted>)"
         }

@@ -39,6 +39,9 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport, AccountDel
         mutation verifyEmailCode($token: String, $email: String, $code: String) { \
         verifyEmailCode(data: { token: $token, email: $email, code: $code }) { token refreshToken expiresIn \(userFields) } }
         """
+    static let signInAnonymously = """
+        mutation signInAnonymously { signInAnonymously { token refreshToken expiresIn \(userFields) } }
+        """
     static let resetPassword = """
         mutation resetPassword($token: String, $email: String, $code: String, $password: String!) { \
         resetPassword(data: { token: $token, email: $email, code: $code }, password: $password) { token refreshToken expiresIn \(userFields) } }
@@ -93,6 +96,8 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport, AccountDel
             throw grant.unsupported(by: "GraphQL")
         case .emailLink(let proof):
             try await execute(Self.verifyEmail, proof.fields, field: "verifyEmail", as: Payload.self).tokens
+        case .anonymous:
+            try await execute(Self.signInAnonymously, [:], field: "signInAnonymously", as: Payload.self).tokens
         case .emailCode(let proof):
             try await execute(Self.verifyEmailCode, proof.fields, field: "verifyEmailCode", as: Payload.self).tokens
         case .passwordReset(let proof, let password):

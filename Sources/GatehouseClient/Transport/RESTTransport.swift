@@ -28,6 +28,8 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport, AccountDeleti
         /// Issue 39's mailed sign-in code.
         public var emailCode = "api/auth/email/otp"
         public var emailCodeVerify = "api/auth/email/otp/verify"
+        /// Issue 39's guest accounts.
+        public var anonymous = "api/auth/anonymous"
         /// Issue 23's passkeys: `…/registration/options`, `…/authentication/verify`, `…/{id}`.
         public var passkeys = "api/auth/passkeys"
         /// Issue 24's device list: `GET` lists, `DELETE …/{id}` ends one.
@@ -66,6 +68,8 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport, AccountDeleti
             try tokens(await send(JSONExchange.request(url(paths.verifyEmail), body: proof.fields)))
         case .emailCode(let proof):
             try tokens(await send(JSONExchange.request(url(paths.emailCodeVerify), body: proof.fields)))
+        case .anonymous:
+            try tokens(await send(JSONExchange.request(url(paths.anonymous), body: [String: String]())))
         case .passwordReset(let proof, let password):
             try tokens(await send(JSONExchange.request(url(paths.resetPassword), body: proof.fields.merging(["password": password]) { a, _ in a })))
         case .passkey(let credential):

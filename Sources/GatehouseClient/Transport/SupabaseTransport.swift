@@ -53,6 +53,9 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
             try await session(from: JSONExchange.request(
                 url("verify"), body: Self.verifyBody(proof.isToken ? "magiclink" : "email", proof), headers: headers
             ))
+        case .anonymous:
+            // GoTrue's `signInAnonymously`: a sign-up with neither an email nor a phone.
+            try await session(from: JSONExchange.request(url("signup"), body: ["data": [String: String]()], headers: headers))
         case .passwordReset(let proof, let password):
             // GoTrue's recovery: the mail's secret opens a session, which then sets the password.
             try await recover(proof, password: password)

@@ -22,6 +22,8 @@ public struct AbusePolicy: Sendable, Equatable {
     public var backoffBase: TimeInterval = 1
     public var backoffCap: TimeInterval = 15 * 60
     public var accountFailuresPerHour = 100
+    /// Guest accounts one client address may make per hour (issue 39).
+    public var guestsPerAddressPerHour = 30
     public var streakMemory: TimeInterval = 24 * 3600
     /// How long a device token is honoured.
     public var deviceTokenLifetime: TimeInterval = 180 * 24 * 3600

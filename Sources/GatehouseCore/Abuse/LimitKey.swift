@@ -39,6 +39,8 @@ package enum LimitKey: Sendable, Hashable {
     case mailCodeGuesses(recipient: String)
     /// Mail to one recipient domain this hour: its share of the budget.
     case mailDomain(String)
+    /// Guest accounts made from one client address (issue 39).
+    case anonymousAddress(String)
 
     package var storageKey: String {
         switch self {
@@ -59,6 +61,7 @@ package enum LimitKey: Sendable, Hashable {
         case .passkeyChallenges(let address): "passkey-challenges:\(address)"
         case .mailCodeGuesses(let recipient): "mail-code-day:\(recipient)"
         case .mailDomain(let domain): "mail-domain:\(domain)"
+        case .anonymousAddress(let address): "anonymous-address:\(address)"
         }
     }
 }
@@ -83,6 +86,7 @@ extension LimitKey {
         case .passkeyChallenges: .passkeyChallenges
         case .mailCodeGuesses: .mailCodeGuesses
         case .mailDomain: .mailDomain
+        case .anonymousAddress: .anonymousAddress
         }
     }
 

@@ -22,6 +22,8 @@ public enum SignInMethodName: String, Sendable, Equatable, CaseIterable {
     case totp
     /// A second factor's step up: a recovery code.
     case recoveryCode = "recovery_code"
+    /// A guest account's sign-in (issue 39).
+    case anonymous
 
     /// The method as a token's `amr` names it.
     package var authenticationMethod: AuthenticationMethod {
@@ -35,6 +37,7 @@ public enum SignInMethodName: String, Sendable, Equatable, CaseIterable {
         case .passkey: .webauthn
         case .totp: .totp
         case .recoveryCode: .recoveryCode
+        case .anonymous: .anonymous
         }
     }
 }
@@ -97,6 +100,8 @@ public enum LimitKind: String, Sendable, Equatable, CaseIterable {
     case mailDomain = "mail_domain"
     /// The hashing queue was full (503, not a 429).
     case hashingQueue = "hashing_queue"
+    /// Guest accounts made from one address per hour (issue 39).
+    case anonymousAddress = "anonymous_address"
 }
 
 /// What an operator did to an account.

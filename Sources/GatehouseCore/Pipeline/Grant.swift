@@ -28,6 +28,8 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
     /// An answer to a second factor's challenge: only a step up of a signed-in session takes it
     /// (``SignInPipeline/stepUp(_:of:from:)``).
     case secondFactor(SecondFactorProof)
+    /// A new guest account (issue 39): no identity; it is kept by adding one later.
+    case anonymous
 
     /// The identifier the grant claims, normalised; attempts are counted against it.
     package var identifier: String {
@@ -43,6 +45,8 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         case .passkey(let assertion): "passkey:" + RefreshToken.hash(assertion.id)
         // The account's own back-off, like its password's.
         case .secondFactor(let proof): proof.account
+        // Nothing to guess: only a guest sign-in that failed would count, and none does.
+        case .anonymous: "anonymous"
         }
     }
 
@@ -60,6 +64,7 @@ public enum Grant: Sendable, Equatable, CustomStringConvertible {
         case .passwordReset: .passwordReset
         case .passkey: .passkey
         case .secondFactor(let proof): proof.method
+        case .anonymous: .anonymous
         }
     }
 

@@ -24,12 +24,13 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
     case passwordReset
     case passkey
     case secondFactor
+    case anonymous
 
     /// Whether an app that requires a verified email refuses this grant for an account whose
     /// email was never proved: every way in but the mails that prove the address themselves.
     package var mustFindTheEmailVerified: Bool {
         switch self {
-        case .password, .phoneCode, .provider, .flowCode, .passkey: true
+        case .password, .phoneCode, .provider, .flowCode, .passkey, .anonymous: true
         case .emailLink, .emailCode, .passwordReset, .secondFactor: false
         }
     }
@@ -43,6 +44,7 @@ package enum GrantKind: Sendable, Hashable, CaseIterable {
         case .provider, .flowCode: .featureNotOffered(.providers)
         case .passkey: .featureNotOffered(.passkeys)
         case .secondFactor: .featureNotOffered(.secondFactors)
+        case .anonymous: .methodNotOffered(.anonymous)
         }
     }
 }
@@ -67,6 +69,7 @@ extension Grant {
         case .passwordReset: .passwordReset
         case .passkey: .passkey
         case .secondFactor: .secondFactor
+        case .anonymous: .anonymous
         }
     }
 }

@@ -162,7 +162,9 @@ public final class SignInPipeline: Sendable {
     }
 
     func grant(user: UserRecord, session: SessionRecord, refreshToken: String) async throws -> TokenGrant {
-        let access = try await tokens.issue(userID: user.id, sessionID: session.id, assurance: session.assurance, now: now)
+        let access = try await tokens.issue(
+            userID: user.id, sessionID: session.id, assurance: session.assurance, anonymous: user.isAnonymous, now: now
+        )
         return TokenGrant(
             accessToken: access, refreshToken: refreshToken, expiresIn: tokens.lifetime, user: user.profile, account: user
         )

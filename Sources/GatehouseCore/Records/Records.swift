@@ -16,11 +16,14 @@ public struct UserRecord: Sendable, Equatable {
     public var lockedUntil: Date?
     /// The account's email, if it has an email identity; kept with the record for responses.
     public var email: String?
+    /// A guest account (issue 39): no identity yet. Adding any way in keeps it, with its id.
+    public var isAnonymous: Bool
 
     public init(
         id: String = UUID().uuidString.lowercased(), email: String?, name: PersonName,
-        createdAt: Date, passwordChangedAt: Date? = nil, lockedAt: Date? = nil, lockedUntil: Date? = nil
+        createdAt: Date, passwordChangedAt: Date? = nil, lockedAt: Date? = nil, lockedUntil: Date? = nil, isAnonymous: Bool = false
     ) {
+        self.isAnonymous = isAnonymous
         self.id = id
         self.email = email
         personName = name

@@ -37,6 +37,9 @@ public protocol UserRepository: Sendable {
     func replaceIdentity(_ identity: IdentityRecord) async throws
     /// One page of accounts, oldest first, and how many there are in all.
     func users(offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int)
+    /// Removes guest accounts (no identity) made before `date` with no session seen since;
+    /// one statement. Returns how many.
+    func removeGuests(unusedSince date: Date) async throws -> Int
 }
 
 extension UserRepository {

@@ -15,6 +15,13 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     package var aal: AssuranceLevel?
     /// How the session's person proved themselves, oldest first.
     package var amr: [AuthenticationMethodReference]?
+    /// `true` for a guest account (issue 39), as Supabase's tokens say; absent otherwise.
+    package var isAnonymous: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, exp, iat, sid, aal, amr
+        case isAnonymous = "is_anonymous"
+    }
 
     /// Expiry and audience are checked by ``TokenIssuer`` against its injected clock.
     package func verify(using algorithm: some JWTAlgorithm) async throws {}

@@ -25,7 +25,7 @@ public struct TokenIssuer: Sendable {
     }
 
     /// Signs a token for a user's session, issued at `now` (rounded down to whole seconds).
-    package func issue(userID: String, sessionID: String, assurance: SessionAssurance, now: Date) async throws -> String {
+    package func issue(userID: String, sessionID: String, assurance: SessionAssurance, anonymous: Bool = false, now: Date) async throws -> String {
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let claims = AccessTokenClaims(
             iss: IssuerClaim(value: issuer),
@@ -33,7 +33,7 @@ public struct TokenIssuer: Sendable {
             aud: AudienceClaim(value: [audience]),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(lifetime))),
             iat: IssuedAtClaim(value: issuedAt),
-            sid: sessionID, aal: assurance.level, amr: assurance.methods
+            sid: sessionID, aal: assurance.level, amr: assurance.methods, isAnonymous: anonymous ? true : nil
         )
         let (collection, kid) = try await keys.signer()
         return ES256Signature.normalizedToken(try await collection.sign(claims, kid: JWKIdentifier(string: kid)))

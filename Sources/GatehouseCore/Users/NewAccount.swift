@@ -21,7 +21,8 @@ package struct NewAccount: Sendable {
     /// already another account's (nothing is written then).
     package func create(in users: any UserRepository, at date: Date) async throws -> UserRecord {
         let email = identities.first { $0.provider == .email }?.subject
-        let user = UserRecord(email: email, name: name, createdAt: date)
+        // No identity at all: a guest (issue 39), until one is added.
+        let user = UserRecord(email: email, name: name, createdAt: date, isAnonymous: identities.isEmpty)
         let records = identities.map {
             IdentityRecord(userID: user.id, provider: $0.provider, subject: $0.subject, verifiedAt: $0.verified ? date : nil, createdAt: date)
         }

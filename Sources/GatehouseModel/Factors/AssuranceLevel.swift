@@ -29,6 +29,8 @@ public enum AuthenticationMethod: String, Sendable, Codable, CaseIterable {
     case totp
     /// One of the account's recovery codes (Gatehouse's own name).
     case recoveryCode = "recovery_code"
+    /// A guest account's sign-in (Supabase's `signInAnonymously`).
+    case anonymous
 }
 
 /// One entry of a token's `amr`: a method and when it was used, in whole seconds since 1970.

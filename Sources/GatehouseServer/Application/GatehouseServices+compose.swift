@@ -84,6 +84,9 @@ extension GatehouseServices {
             )
         }
         var verifiers: [any GrantVerifier] = [accounts]
+        if configuration.signInMethods.offers(.anonymous) {
+            verifiers.append(GuestAccounts(context: context, throttles: repository, perAddressPerHour: configuration.abuse.guestsPerAddressPerHour))
+        }
         if let phone { verifiers.append(phone) }
         if let providers { verifiers.append(providers) }
         if let passkeys { verifiers.append(passkeys) }

@@ -12,12 +12,18 @@ public struct AccountOptions: Equatable, Sendable {
     public var requireVerifiedEmail: Bool
     /// The shortest new password (sign-up, reset, change), in characters; NIST SP 800-63B asks for 8.
     public var passwordMinimumLength: Int
+    /// Days a guest account (`signIn.methods` lists `anonymous`) lives without being used (30).
+    public var anonymousRetentionDays: Int
 
-    public init(signUp: Bool = false, passwordReset: Bool = false, requireVerifiedEmail: Bool = false, passwordMinimumLength: Int = 8) {
+    public init(
+        signUp: Bool = false, passwordReset: Bool = false, requireVerifiedEmail: Bool = false, passwordMinimumLength: Int = 8,
+        anonymousRetentionDays: Int = 30
+    ) {
         self.signUp = signUp
         self.passwordReset = passwordReset
         self.requireVerifiedEmail = requireVerifiedEmail
         self.passwordMinimumLength = passwordMinimumLength
+        self.anonymousRetentionDays = anonymousRetentionDays
     }
 
     /// Whether any option needs mail to be sent.
@@ -25,7 +31,7 @@ public struct AccountOptions: Equatable, Sendable {
 }
 
 extension AccountOptions: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case signUp, passwordReset, requireVerifiedEmail, passwordMinimumLength }
+    enum CodingKeys: String, CodingKey, CaseIterable { case signUp, passwordReset, requireVerifiedEmail, passwordMinimumLength, anonymousRetentionDays }
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
@@ -35,8 +41,12 @@ extension AccountOptions: Codable {
             signUp: try container.decodeIfPresent(Bool.self, forKey: .signUp) ?? defaults.signUp,
             passwordReset: try container.decodeIfPresent(Bool.self, forKey: .passwordReset) ?? defaults.passwordReset,
             requireVerifiedEmail: try container.decodeIfPresent(Bool.self, forKey: .requireVerifiedEmail) ?? defaults.requireVerifiedEmail,
-            passwordMinimumLength: try container.decodeIfPresent(Int.self, forKey: .passwordMinimumLength) ?? defaults.passwordMinimumLength
+            passwordMinimumLength: try container.decodeIfPresent(Int.self, forKey: .passwordMinimumLength) ?? defaults.passwordMinimumLength,
+            anonymousRetentionDays: try container.decodeIfPresent(Int.self, forKey: .anonymousRetentionDays) ?? defaults.anonymousRetentionDays
         )
+        guard (1...3650).contains(anonymousRetentionDays) else {
+            throw DecodingError.dataCorruptedError(forKey: .anonymousRetentionDays, in: container, debugDescription: "must be 1 to 3650 days")
+        }
         guard (8...256).contains(passwordMinimumLength) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .passwordMinimumLength, in: container, debugDescription: "must be 8 to 256 characters (NIST SP 800-63B asks for at least 8)"

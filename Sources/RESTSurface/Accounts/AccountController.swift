@@ -24,6 +24,7 @@ package struct AccountController {
         router.post("/api/auth/email/resend", use: resend)
         router.post("/api/auth/password/forgot", use: forgot)
         router.post("/api/auth/password/reset", use: reset)
+        router.post("/api/auth/anonymous", use: signInAnonymously)
         router.post("/api/auth/email/otp", use: sendSignInCode)
         router.post("/api/auth/email/otp/verify", use: verifySignInCode)
         router.group()
@@ -45,6 +46,13 @@ package struct AccountController {
         let body = try await JSONBody.decode(MailProofRequest.self, from: request, context: context)
         guard body.password == nil else { throw GatehouseError.invalidRequest("password is not a field of email/verify") }
         let signIn = try await pipeline.signIn(.emailLink(try body.proof()), from: context.client)
+        return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
+    }
+
+    /// `POST /api/auth/anonymous`: a guest account (the app lists `anonymous`), signed in; the
+    /// login's token response, its access token saying `is_anonymous`.
+    @Sendable package func signInAnonymously(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
+        let signIn = try await pipeline.signIn(.anonymous, from: context.client)
         return try TokenGrantResponse.make(signIn.grant, device: signIn.deviceToken)
     }
 

@@ -230,7 +230,7 @@ extension EmailAccounts: GrantVerifier {
             guard settings.accounts.passwordReset else { throw GatehouseError.featureNotOffered(.passwordReset) }
             try checkMailGrant(proof)
             if let password { try PasswordShape.check(password) }
-        case .password, .phoneCode, .provider, .flowCode, .passkey, .secondFactor:
+        case .password, .phoneCode, .provider, .flowCode, .passkey, .secondFactor, .anonymous:
             throw grant.kind.notOffered
         }
     }
@@ -240,7 +240,7 @@ extension EmailAccounts: GrantVerifier {
         case .emailLink(let proof): try await verifyEmailLink(proof, from: client)
         case .emailCode(let proof): try await verifySignInCode(proof, from: client)
         case .passwordReset(let proof, let password): try await verifyPasswordReset(proof, newPassword: password)
-        case .password, .phoneCode, .provider, .flowCode, .passkey, .secondFactor: nil
+        case .password, .phoneCode, .provider, .flowCode, .passkey, .secondFactor, .anonymous: nil
         }
     }
 }

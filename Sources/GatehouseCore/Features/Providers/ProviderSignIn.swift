@@ -252,7 +252,7 @@ extension ProviderSignIn: GrantVerifier {
             guard (43...128).contains(verifier.utf8.count) else {
                 throw GatehouseError.invalidRequest("code_verifier must be 43 to 128 characters")
             }
-        case .password, .phoneCode, .emailLink, .emailCode, .passwordReset, .passkey, .secondFactor:
+        case .password, .phoneCode, .emailLink, .emailCode, .passwordReset, .passkey, .secondFactor, .anonymous:
             throw grant.kind.notOffered
         }
     }
@@ -261,7 +261,7 @@ extension ProviderSignIn: GrantVerifier {
         switch grant {
         case .provider(let id, let proof): try await verify(provider(id), proof)
         case .flowCode(let code, let verifier): try await verifyFlowCode(code, verifier: verifier)
-        case .password, .phoneCode, .emailLink, .emailCode, .passwordReset, .passkey, .secondFactor: nil
+        case .password, .phoneCode, .emailLink, .emailCode, .passwordReset, .passkey, .secondFactor, .anonymous: nil
         }
     }
 }
