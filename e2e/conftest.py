@@ -99,7 +99,8 @@ SECRET_MARKERS = (PASSWORD, "ghr_", "ghw_", "ghm_", "eyJ", "PLANTED")
 # pytest-xdist runs each file on one worker (`--dist loadfile`), so a file's tests share its
 # fixtures and keep their order. The longest files start first, so that no worker begins one
 # near the end of the run and leaves the others idle while it finishes.
-LONGEST_FIRST = ("test_openapi.py", "test_seed004.py", "test_google.py", "test_passkeys.py", "test_mfa_web.py")
+LONGEST_FIRST = ("test_openapi.py", "test_seed004.py", "test_google.py", "test_passkeys.py", "test_mfa_web.py", "test_accounts_web.py",
+                 "test_providers.py", "test_apple.py", "test_accounts_pages.py")
 
 
 def pytest_collection_modifyitems(items):

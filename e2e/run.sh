@@ -25,4 +25,4 @@ parallel=()
 for argument in "$@"; do
   case "$argument" in e2e/*) exec .venv/bin/pytest -q -p no:cacheprovider "${parallel[@]}" "$@" ;; esac
 done
-exec .venv/bin/pytest -q -p no:cacheprovider "${parallel[@]}" e2e "$@"
+exec .venv/bin/pytest -q -p no:cacheprovider --durations=25 "${parallel[@]}" e2e "$@"

@@ -13,27 +13,10 @@ from supabase_auth.errors import AuthApiError
 
 from account_pages import mail_count, mails, peated as peated_web  # noqa: F401
 from conftest import EMAIL
-from mail_server import MailServer
 from pages import el, open_login, post_and_wait, type_into, wait_for
 from test_accessibility import axe_violations
-from test_email import ANON, call, parts
-from conftest import Server, free_port  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def mail():
-    server = MailServer()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def peated(mail):
-    port = free_port()
-    server = Server("002-peated", extra=(*mail.options(), "--anon-key", ANON, "--public-url", f"http://localhost:{port}"),
-                    environment=mail.environment, port=port)
-    yield server
-    server.close()
+from test_email import ANON, call, mail, parts, peated  # noqa: F401
+from conftest import Server
 
 
 def code_and_token(message):

@@ -87,9 +87,9 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
                   *[argument for operation in PHONE_OPERATIONS + GOOGLE_OPERATIONS + ACCOUNT_OPERATIONS + MFA_OPERATIONS
                     for argument in ("--exclude-operation-id", operation)]]
         mfa = [argument for operation in MFA_OPERATIONS for argument in ("--include-operation-id", operation)]
-        runs = [schemathesis(server, access_token(server), anon_key, others, 120),
+        runs = [schemathesis(server, access_token(server), anon_key, others, 100),
                 schemathesis(server, access_token(server), anon_key, mfa, 60),
-                schemathesis(server, access_token(server), anon_key, logouts, 200)]
+                schemathesis(server, access_token(server), anon_key, logouts, 150)]
         admin_server = Server("003-peer-mentor", extra=("--service-role-key", SERVICE_ROLE_KEY))
         try:
             runs.append(schemathesis(admin_server, SERVICE_ROLE_KEY, anon_key, admin, 100))
@@ -99,7 +99,7 @@ def test_openapi_schemathesis_noServerErrorAndNoSchemaViolationInAThousandCases(
         # The phone routes are served by an app that lists phone: UrbanNest's, with its outbox.
         phone_server = PhoneServer(extra=("--anon-key", "urbannest-anon-key"))
         try:
-            runs.append(schemathesis(phone_server, "none", "urbannest-anon-key", phone, 150))
+            runs.append(schemathesis(phone_server, "none", "urbannest-anon-key", phone, 120))
             assert "Unexpected error" not in phone_server.log
         finally:
             phone_server.close()

@@ -10,21 +10,28 @@ import Testing
 /// verify with the mailed code or link, ask for a reset and set a new password, each driving
 /// LoginCore's machines where a screen would.
 @Suite struct AccountClientTests {
-    static func server() async throws -> (LoopbackServer, String) {
+    /// Peated's accounts with mail to an outbox, `users` made first, and `configure`'s changes.
+    static func server(
+        users: [(email: String, name: String, password: String)] = [], configure: @escaping @Sendable (inout GatehouseConfiguration) -> Void = { _ in }
+    ) async throws -> (LoopbackServer, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-sdk-accounts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let outbox = folder.appendingPathComponent("mail.jsonl").path
-        let server = try await LoopbackServer.start(databasePath: folder.appendingPathComponent("db.sqlite").path) {
+        let server = try await LoopbackServer.start(users: users, databasePath: folder.appendingPathComponent("db.sqlite").path) {
             $0.accounts = AccountOptions(signUp: true, passwordReset: true, requireVerifiedEmail: true)
             $0.email = .outbox(path: outbox)
             $0.supabaseAnonKey = ClientFixture.anonKey
+            configure(&$0)
         }
         return (server, outbox)
     }
 
     /// Runs `body` against a fresh server and stops it, whatever the body does.
-    static func withServer(_ body: (LoopbackServer, String) async throws -> Void) async throws {
-        let (server, outbox) = try await Self.server()
+    static func withServer(
+        users: [(email: String, name: String, password: String)] = [], configure: @escaping @Sendable (inout GatehouseConfiguration) -> Void = { _ in },
+        _ body: (LoopbackServer, String) async throws -> Void
+    ) async throws {
+        let (server, outbox) = try await Self.server(users: users, configure: configure)
         do {
             try await body(server, outbox)
         } catch {

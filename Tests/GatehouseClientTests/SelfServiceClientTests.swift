@@ -9,25 +9,11 @@ import Testing
 /// Issue 39 in the SDK against the real server: the mailed sign-in code driven through
 /// LoginCore's ``EmailCodeForm`` on every transport, and deleting the account.
 @Suite struct SelfServiceClientTests {
+    /// A server with the demo account that offers the mailed code and guests.
     static func withServer(_ body: (LoopbackServer, String) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-sdk-self-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let outbox = folder.appendingPathComponent("mail.jsonl").path
-        let server = try await LoopbackServer.start(
-            users: [(ClientFixture.email, "Demo User", ClientFixture.password)], databasePath: folder.appendingPathComponent("db.sqlite").path
-        ) {
-            $0.accounts = AccountOptions(signUp: true, passwordReset: true, requireVerifiedEmail: true)
+        try await AccountClientTests.withServer(users: [(ClientFixture.email, "Demo User", ClientFixture.password)], configure: {
             $0.signInMethods = SignInMethods(methods: [.email, .emailCode, .anonymous])
-            $0.email = .outbox(path: outbox)
-            $0.supabaseAnonKey = ClientFixture.anonKey
-        }
-        do {
-            try await body(server, outbox)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        }, body)
     }
 
     @Test(arguments: [BackendConfiguration.API.rest, .graphql, .supabase])

@@ -212,14 +212,12 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case namedLinkProvider
     case namedUnlinkProvider
     case providersTitle
-    // Account self-service (issue 39): the mailed sign-in code, email change, deletion, notices.
-    case emailCodeButton, emailCodeTitle, emailCodeSubmit, emailCodeSent, emailCodeChangeEmail, signInLinkTitle, signInLinkPrompt
-    case signInLinkSubmit, mailSignInSubject, mailSignInBody, mailSignInAction, signInOtherWay
-    case deleteAccountButton, deleteAccountTitle, deleteAccountBody, deleteAccountPasswordLabel, deleteAccountSubmit, accountDeletedTitle
-    case accountDeletedBody, deleteAccountSignInAgain, mailDeletedSubject, mailDeletedBody
-    case noticeNotMe, noticePasswordChangedSubject, noticePasswordChangedBody, noticePasswordResetSubject, noticePasswordResetBody
-    case noticeFactorAddedSubject, noticeFactorAddedBody, noticeFactorRemovedSubject, noticeFactorRemovedBody
-    case noticePasskeyAddedSubject, noticePasskeyAddedBody, noticeFooter, deleteAccountWrongPassword
+    // Account self-service (issue 39): the mailed sign-in code, deletion, notices (copy in MessageKey+SelfService).
+    case emailCodeButton, emailCodeTitle, emailCodeSubmit, emailCodeSent, emailCodeChangeEmail, signInLinkTitle, signInLinkPrompt, signInLinkSubmit
+    case mailSignInSubject, mailSignInBody, mailSignInAction, signInOtherWay, deleteAccountButton, deleteAccountTitle, deleteAccountBody, noticeFooter
+    case deleteAccountPasswordLabel, deleteAccountSubmit, accountDeletedTitle, accountDeletedBody, deleteAccountSignInAgain, mailDeletedSubject, noticeNotMe
+    case mailDeletedBody, noticePasswordChangedSubject, noticePasswordChangedBody, noticePasswordResetSubject, noticePasswordResetBody, deleteAccountWrongPassword
+    case noticeFactorAddedSubject, noticeFactorAddedBody, noticeFactorRemovedSubject, noticeFactorRemovedBody, noticePasskeyAddedSubject, noticePasskeyAddedBody
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {

@@ -35,7 +35,7 @@ package struct AccountDeletion: Sendable {
         try await context.requireStepUp(principal)
         let user = principal.user
         if let password {
-            try await verifyPassword(password, of: user, client: client)
+            try await context.proveCurrentPassword(password, of: user, from: client)
         } else {
             // An account with a password proves it with the password; one without, by having
             // just signed in (a passkey, a provider or a code).
@@ -59,17 +59,5 @@ package struct AccountDeletion: Sendable {
     /// Whether the account has a password to prove (the confirmation asks for it then).
     package func needsPassword(_ principal: Principal) async throws -> Bool {
         try await context.users.passwordHash(userID: principal.user.id) != nil
-    }
-
-    /// The password check of a deletion: counted against the account like a sign-in.
-    private func verifyPassword(_ password: String, of user: UserRecord, client: ClientInfo) async throws {
-        let attempt = try await context.limiter.admit(user.email ?? "user:\(user.id)", from: client, now: now)
-        let stored = try await context.users.passwordHash(userID: user.id)
-        guard try await context.hasher.verify(password, against: stored ?? context.dummyHash), stored != nil else {
-            try await context.limiter.recordFailure(attempt, now: now)
-            context.report(.passwordChangeRefused(userID: user.id), client: client)
-            throw GatehouseError.invalidCredentials
-        }
-        _ = try await context.limiter.recordSuccess(attempt, now: now)
     }
 }

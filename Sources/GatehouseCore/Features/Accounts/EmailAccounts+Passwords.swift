@@ -65,15 +65,7 @@ extension EmailAccounts {
         try PasswordShape.check(current, field: "current_password")
         try await context.requireStepUp(principal)
         try await context.passwords.check(password, logger: context.logger)
-        let user = principal.user
-        let attempt = try await context.limiter.admit(user.email ?? "user:\(user.id)", from: client, now: now)
-        let stored = try await context.users.passwordHash(userID: user.id)
-        guard try await context.hasher.verify(current, against: stored ?? context.dummyHash), stored != nil else {
-            try await context.limiter.recordFailure(attempt, now: now)
-            context.report(.passwordChangeRefused(userID: user.id), client: client)
-            throw GatehouseError.invalidCredentials
-        }
-        _ = try await context.limiter.recordSuccess(attempt, now: now)
+        try await context.proveCurrentPassword(current, of: principal.user, from: client)
         try await replacePassword(principal, with: password, client: client)
     }
 
