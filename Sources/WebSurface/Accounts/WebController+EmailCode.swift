@@ -60,8 +60,9 @@ extension WebController {
         let address = EmailAddress.normalized(fields.email ?? "")
         var state = EmailCodeState(email: address)
         state.sentTo = address
-        _ = form.send(.codeChanged(fields.code ?? ""), to: &state)
-        var effects = state.isVerifying ? [EmailCodeEffect.verifyCode(email: address, code: state.code)] : form.send(.submitCode, to: &state)
+        // Six digits submit themselves; anything else is submitted as the button would.
+        var effects = form.send(.codeChanged(fields.code ?? ""), to: &state)
+        if !state.isVerifying { effects += form.send(.submitCode, to: &state) }
         var status = HTTPResponse.Status.unprocessableContent
         while let effect = effects.first {
             effects.removeFirst()

@@ -61,13 +61,7 @@ extension EmailAccounts {
             return try await createAccount(for: fields, from: client)
         }
         guard let user = try await context.users.user(id: fields.userID), user.email == fields.email else { throw GatehouseError.linkExpired }
-        if try await context.hasUnverifiedEmail(user), !user.isLocked(at: now) {
-            try await clearUnprovedCredentials(of: user, client: client)
-        }
-        if try await context.users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now) {
-            context.report(.emailVerified(userID: user.id), address: nil, device: nil)
-        }
-        return Verified(user: user)
+        return try await verifyOwner(user, fields: fields, client: client)
     }
 
     /// Makes the account a sign-in code asked for; a race with another way of making it signs
@@ -88,11 +82,15 @@ extension EmailAccounts {
         }
     }
 
+    /// Signs in the account whose address the code proved: the address is marked verified, and
+    /// an account nobody had proved it for is first cleared of what someone else set up.
     private func verifyOwner(_ user: UserRecord, fields: MailSecretFields, client: ClientInfo) async throws -> Verified {
         if try await context.hasUnverifiedEmail(user), !user.isLocked(at: now) {
             try await clearUnprovedCredentials(of: user, client: client)
         }
-        _ = try await context.users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now)
+        if try await context.users.verifyIdentity(userID: user.id, provider: .email, subject: fields.email, at: now) {
+            context.report(.emailVerified(userID: user.id), address: nil, device: nil)
+        }
         return Verified(user: user)
     }
 
