@@ -48,11 +48,16 @@ def mail():
     server.stop()
 
 
+def smtp_peated(mail):
+    """Peated's example mailing through `mail`, with the Supabase routes on, its links on localhost."""
+    port = free_port()
+    return Server("002-peated", extra=(*mail.options(), "--anon-key", ANON, "--public-url", f"http://localhost:{port}"),
+                  environment=mail.environment, port=port)
+
+
 @pytest.fixture(scope="module")
 def peated(mail):
-    port = free_port()
-    server = Server("002-peated", extra=(*mail.options(), "--anon-key", ANON, "--public-url", f"http://localhost:{port}"),
-                    environment=mail.environment, port=port)
+    server = smtp_peated(mail)
     yield server
     server.close()
 
@@ -65,9 +70,10 @@ def parts(message):
     return text, html
 
 
-def link_and_code(message):
+def link_and_code(message, pages="verify-email|reset-password"):
+    """The mail's link token (to one of `pages`) and its code, each in both parts."""
     text, html = parts(message)
-    link = re.search(r"https?://\S+(?:verify-email|reset-password)\?token=(ghm_[A-Za-z0-9_-]+)", text)
+    link = re.search(rf"https?://\S+(?:{pages})\?token=(ghm_[A-Za-z0-9_-]+)", text)
     code = re.search(r"\b(\d{6})\b", text)
     assert link and code, text
     assert link.group(1) in html and code.group(1) in html

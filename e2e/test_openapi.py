@@ -29,7 +29,7 @@ GOOGLE_OPERATIONS = ["googleSignIn", "googleSignInAPI", "googleFlowToken", "prov
 # supabaseUpdateUser sets a password, so it runs only there, where no session is handed over.
 ACCOUNT_OPERATIONS = ["signUp", "verifyEmail", "resendVerification", "forgotPassword", "resetPassword", "changePassword",
                       "supabaseSignUp", "supabaseResend", "supabaseRecover", "supabaseUpdateUser",
-                      "sendEmailCode", "verifyEmailCode", "supabaseMagicLink"]
+                      "sendEmailCode", "verifyEmailCode", "supabaseMagicLink", "changeEmail", "confirmEmailChange", "cancelEmailChange"]
 
 # Two-step verification (issue 37): every operation answers quickly from the account's own
 # factors, so fewer examples reach the same code; fuzzed in a run of its own on the main server.

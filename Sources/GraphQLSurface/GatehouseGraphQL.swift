@@ -23,6 +23,8 @@ import GatehouseModel
 ///   sendEmailCode(email: String!, createUser: Boolean = false): Boolean!
 ///   verifyEmailCode(data: MailProofInput!): AuthPayload!
 ///   deleteAccount(password: String): Boolean!
+///   changeEmail(email: String!, password: String): EmailChange!
+///   confirmEmailChange(data: MailProofInput!): EmailChange!
 ///   signInAnonymously: AuthPayload!
 /// }
 /// ```
@@ -50,6 +52,10 @@ package struct GatehouseGraphQL: API {
                 Field("user", at: \.user)
                 Field("secondFactors", at: \.secondFactors).description("Not empty: answer a challenge (verifySecondFactor) to reach aal2.")
                 Field("recoveryCodes", at: \.recoveryCodes).description("A first factor's recovery codes, shown this once.")
+            }
+            Type(GraphQLResolver.EmailChangePayload.self, as: "EmailChange") {
+                Field("status", at: \.status).description("pending, awaiting_other or done.")
+                Field("email", at: \.email).description("The new address.")
             }
             Input(GraphQLResolver.LoginInput.self, as: "LoginInput") {
                 InputField("email", at: \.email)
@@ -227,6 +233,13 @@ package struct GatehouseGraphQL: API {
                 Field("deleteAccount", at: GraphQLResolver.deleteAccount) {
                     Argument("password", at: \.password)
                 }.description("Deletes the signed-in account: its password, or (without one) a sign-in in the last 5 minutes, proves it.")
+                Field("changeEmail", at: GraphQLResolver.changeEmail) {
+                    Argument("email", at: \.email)
+                    Argument("password", at: \.password)
+                }.description("Mails a link and code to the new address and a link to the current one; the change happens when both confirm.")
+                Field("confirmEmailChange", at: GraphQLResolver.confirmEmailChange) {
+                    Argument("data", at: \.data)
+                }.description("Confirms one address of a pending email change with its mail's code or link token.")
             }
         }
         let problems = validateSchema(schema: schema.schema)

@@ -50,13 +50,18 @@ extension GoTrueController {
     /// `PUT /user {"password", "nonce" | "current_password"}`: sets the password, as GoTrue's
     /// secure password change does: with the code `GET /reauthenticate` mailed (`nonce`), the
     /// current password, or once from the session a recovery link opened in the last 30
-    /// minutes; otherwise 400 `reauthentication_needed`. Every other session ends. Nothing
-    /// else is updated.
+    /// minutes; otherwise 400 `reauthentication_needed`. Every other session ends.
+    /// `PUT /user {"email"}`: starts a secure email change (both addresses confirm with
+    /// `verify type=email_change`); the user answered carries `new_email`. Nothing else is updated.
     @Sendable package func updateUser(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let body = try await JSONBody.decode(GoTrueUpdateUserRequest.self, from: request, context: context)
+        if let email = body.email, body.password == nil, body.phone == nil, body.data == nil, body.nonce == nil {
+            _ = try await services.emailChanges().request(principal, newEmail: email, password: body.currentPassword, from: context.client)
+            return try await userResponse(id: principal.user.id, fallback: principal.user)
+        }
         guard let password = body.password, body.email == nil, body.phone == nil, body.data == nil else {
-            throw GoTrueError.validationFailed("Only the password can be updated")
+            throw GoTrueError.validationFailed("Only the password or the email can be updated, one at a time")
         }
         let proof: PasswordProof? = switch (body.nonce, body.currentPassword) {
         case (let nonce?, nil): .nonce(nonce)
@@ -65,8 +70,15 @@ extension GoTrueController {
         case (.some, .some): throw GoTrueError.validationFailed("Send either nonce or current_password, not both")
         }
         try await services.accounts.setPassword(principal, new: password, proof: proof, from: context.client)
-        let user = try await services.profiles.account(id: principal.user.id) ?? principal.user
-        return try JSONBody.response(GoTrueUser(user, identities: try await services.profiles.identities(of: user.id)))
+        return try await userResponse(id: principal.user.id, fallback: principal.user)
+    }
+
+    /// GoTrue's user as it is now, with a pending email change's new address.
+    func userResponse(id: String, fallback: UserRecord) async throws -> Response {
+        let user = try await services.profiles.account(id: id) ?? fallback
+        var shown = GoTrueUser(user, identities: try await services.profiles.identities(of: user.id), factors: try await factors(of: user.id))
+        shown.newEmail = try await services.emailChange?.pendingAddress(userID: user.id)
+        return try JSONBody.response(shown)
     }
 
     /// `GET /reauthenticate`: mails the signed-in person a code for `PUT /user`'s `nonce`.

@@ -89,7 +89,8 @@ package struct GoTrueController {
     }
 
     /// `POST /verify`: `type` `sms` (a phone's current code), `signup` or `email` (a verification
-    /// mail's code or token hash) or `recovery` (a reset mail's, which signs in for `PUT /user`).
+    /// mail's code or token hash), `recovery` (a reset mail's, which signs in for `PUT /user`) or
+    /// `email_change` (either address of a pending change).
     @Sendable package func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoTrueVerifyRequest.self, from: request, context: context)
         switch body.type {
@@ -110,10 +111,23 @@ package struct GoTrueController {
             let signIn = try await services.pipeline.signIn(.passwordReset(try body.mailProof(), newPassword: nil), from: context.client)
             try await services.accounts.allowPasswordSet(sessionID: signIn.sessionID, within: Self.recoveryWindow)
             return try await session(signIn)
+        case "email_change":
+            // One address of a secure email change: GoTrue's single-confirmation answer until
+            // the other has confirmed too, then the user with its new address.
+            switch try await services.emailChanges().confirm(try body.mailProof(), from: context.client) {
+            case .awaitingOther:
+                return try JSONBody.response(["msg": Self.singleConfirmation, "code": "200"])
+            case .done(let userID, _):
+                guard let user = try await services.profiles.account(id: userID) else { throw GatehouseError.linkExpired }
+                return try await userResponse(id: userID, fallback: user)
+            }
         default:
-            throw GoTrueError.validationFailed("Verify supports the types sms, signup, email, magiclink and recovery")
+            throw GoTrueError.validationFailed("Verify supports the types sms, signup, email, magiclink, recovery and email_change")
         }
     }
+
+    /// GoTrue's answer when one address of a secure email change has confirmed.
+    static let singleConfirmation = "Confirmation link accepted. Please proceed to confirm link sent to the other email"
 
     /// Signs in with any grant and answers with GoTrue's session.
     package func signedIn(_ grant: Grant, context: GatehouseRequestContext) async throws -> Response {
@@ -155,9 +169,7 @@ package struct GoTrueController {
 
     @Sendable package func user(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let user = try context.requirePrincipal().user
-        return try JSONBody.response(
-            GoTrueUser(user, identities: try await services.profiles.identities(of: user.id), factors: try await factors(of: user.id))
-        )
+        return try await userResponse(id: user.id, fallback: user)
     }
 
     @Sendable package func logout(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

@@ -69,6 +69,7 @@ extension GoTrueError {
         case .featureNotOffered(.passkeys): self.init(.unprocessableContent, .validationFailed, "Passkeys are disabled")
         case .featureNotOffered(.secondFactors): self.init(.unprocessableContent, .mfaTOTPEnrollDisabled, "MFA enroll is disabled for TOTP")
         case .featureNotOffered(.providers): self.init(.badRequest, .providerDisabled, "Unsupported provider: Provider is not enabled")
+        case .featureNotOffered(.emailChange): self.init(.unprocessableContent, .validationFailed, "Email change is disabled")
         case .passkeyRejected(let failure): self.init(.badRequest, .validationFailed, failure == .unknownCredential ? "Passkey not found" : "Passkey verification failed")
         case .passkeyTaken: self.init(.unprocessableContent, .validationFailed, "Passkey is already registered")
         case .reauthenticationRequired: self.init(.badRequest, .reauthenticationNeeded, "Password update requires reauthentication")

@@ -66,9 +66,12 @@ package struct GoTrueUser: Encodable {
     package let isAnonymous: Bool
     /// The account's second factors (issue 37); absent when it has none, as GoTrue omits them.
     package var factors: [GoTrueFactor]?
+    /// The new address of a pending email change (issue 39); absent when none waits.
+    package var newEmail: String?
 
     package enum CodingKeys: String, CodingKey {
         case id, aud, role, email, phone, identities, factors
+        case newEmail = "new_email"
         case bannedUntil = "banned_until"
         case emailConfirmedAt = "email_confirmed_at", phoneConfirmedAt = "phone_confirmed_at", confirmedAt = "confirmed_at"
         case appMetadata = "app_metadata", userMetadata = "user_metadata"

@@ -63,6 +63,7 @@ package struct WebController {
         addAccountRoutes(to: pages)
         addEmailCodeRoutes(to: pages)
         addDeletionRoutes(to: pages)
+        addEmailChangeRoutes(to: pages)
         addPasskeyRoutes(to: pages)
         addDeviceRoutes(to: pages)
         addConfirmRoutes(to: pages)
@@ -111,10 +112,16 @@ package struct WebController {
             "appName": configuration.appName, "name": user.name, "csrf": csrf, "deleteAccount": configuration.messages.text(.deleteAccountButton),
         ]
         if let done = request.uri.queryParameters["done"].flatMap({ HomeNotice(rawValue: String($0)) }) {
-            values["homeNotice"] = configuration.messages.text(done.key)
+            values["homeNotice"] = configuration.messages.text(done.key, ["email": user.email])
         }
         // A phone-only account has no email to show, and its number is what identifies it.
         if !user.email.isEmpty { values["email"] = user.email }
+        if let emailChange = services.emailChange, let principal = context.identity {
+            values["changeEmail"] = configuration.messages.text(.changeEmailButton)
+            if let pending = try await emailChange.pendingAddress(userID: principal.user.id) {
+                values["pendingEmail"] = configuration.messages.text(.changeEmailPending, ["email": pending])
+            }
+        }
         if let principal = context.identity,
            let phone = try await services.profiles.identities(of: principal.user.id).first(where: { $0.provider == .phone })?.subject {
             values["phone"] = services.phone?.displayed(phone) ?? phone

@@ -57,4 +57,33 @@ import Testing
         #expect(again.status != 0)
         await server.stop()
     }
+
+    @Test func I39_accountEmailChangesTheAddressOnceBothConfirm() async throws {
+        let state = try CLIProcess.temporaryDirectory()
+        let (server, outbox) = try await Self.server(in: state)
+        let environment = SessionCommandTests.environment(server, state: state)
+        _ = try await CLIProcess.run(
+            ["login", "--email", "user@example.com", "--password-stdin"], input: "password123", environment: environment, in: state
+        )
+        let bad = try await CLIProcess.run(["account", "email", "not-an-address", "--no-password"], environment: environment, in: state)
+        #expect(bad.status != 0 && bad.stderr.contains("is not an email address") && bad.stderr.split(separator: "\n").count <= 2)
+        let asked = try await CLIProcess.run(["account", "email", "cli.new@example.com", "--password-stdin"], input: "password123", environment: environment, in: state)
+        #expect(asked.status == 0 && asked.stdout.contains("confirm-email --email cli.new@example.com"), "\(asked.stderr)")
+        _ = try await AccountCommandTests.latestMail(outbox, count: 2)
+        struct Line: Decodable {
+            let to: String
+            let code: String
+        }
+        let mails = try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        for (index, mail) in mails.enumerated() {
+            let confirmed = try await CLIProcess.run(["account", "confirm-email", "--email", mail.to, "--code", mail.code], environment: environment, in: state)
+            let expected = index == 0 ? "Now confirm from the other address too." : "Both addresses confirmed: your email has changed."
+            #expect(confirmed.status == 0 && confirmed.stdout.contains(expected), "\(confirmed.stdout)")
+        }
+        let moved = try await CLIProcess.run(
+            ["login", "--email", "cli.new@example.com", "--password-stdin"], input: "password123", environment: environment, in: state
+        )
+        #expect(moved.status == 0, "\(moved.stderr)")
+        await server.stop()
+    }
 }

@@ -3,6 +3,7 @@ import GatehouseClient
 import GatehouseCore
 import GatehouseServer
 import GatehouseTestSupport
+import GatehouseModel
 import LoginCore
 import Testing
 
@@ -63,6 +64,23 @@ import Testing
             #expect(await client.currentSession?.user.id == guest.user.id)
             let other = try await client.signInAnonymously()
             #expect(other.user.id != guest.user.id, "each call is a new guest")
+        }
+    }
+
+    @Test(arguments: [BackendConfiguration.API.rest, .graphql, .supabase])
+    func SS5_changeEmailFinishesOnceBothAddressesConfirm(api: BackendConfiguration.API) async throws {
+        try await Self.withServer { server, outbox in
+            let client = try AccountClientTests.client(server, api)
+            _ = try await client.signIn(email: ClientFixture.email, password: ClientFixture.password)
+            #expect(try await client.changeEmail(to: "SDK.New@example.com") == "sdk.new@example.com")
+            _ = try await AccountClientTests.mail(outbox, count: 2)
+            let mails = try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n")
+                .map { try JSONDecoder().decode(AccountClientTests.Mail.self, from: Data($0.utf8)) }
+            let toNew = try #require(mails.first { $0.to == "sdk.new@example.com" })
+            let toOld = try #require(mails.first { $0.to == ClientFixture.email })
+            #expect(try await client.confirmEmailChange(.code(email: "sdk.new@example.com", code: toNew.code)) == .awaitingOther)
+            #expect(try await client.confirmEmailChange(.token(toOld.token)) == .done)
+            #expect(try await client.signIn(email: "sdk.new@example.com", password: ClientFixture.password).user.email == "sdk.new@example.com")
         }
     }
 

@@ -22,6 +22,7 @@ struct CoreHarness {
     let accounts: EmailAccounts
     let devices: Devices
     let deletion: AccountDeletion
+    let emailChange: EmailChange?
     let guests: GuestAccounts
     let phone: PhoneCodes?
     /// Authenticator-app factors, with the key-encryption key ``kek``.
@@ -89,6 +90,7 @@ struct CoreHarness {
         }
         accounts = EmailAccounts(context: context, mail: mail)
         deletion = AccountDeletion(context: context, mail: mail)
+        emailChange = if let mail { EmailChange(context: context, mail: mail) } else { nil }
         factors = SecondFactors(context: context, factors: repository, kek: kek, policy: options.mfa, qrCodes: nil, mail: mail)
         devices = Devices(context: context)
         var verifiers: [any GrantVerifier] = [accounts, factors]

@@ -65,7 +65,9 @@ import Testing
             "GET /login/mfa", "POST /login/mfa", "POST /login/mfa/passkey/options", "POST /login/mfa/passkey", "GET /home/mfa", "POST /home/mfa/setup", "POST /home/mfa/verify",
             "GET /home/mfa/{id}/remove", "POST /home/mfa/{id}/remove", "GET /home/mfa/recovery-codes", "POST /home/mfa/recovery-codes",
             "GET /home/delete", "POST /home/delete", "GET /sign-in-code", "POST /sign-in-code", "POST /sign-in-code/verify",
-            "GET /sign-in-link", "POST /sign-in-link",
+            "GET /sign-in-link", "POST /sign-in-link", "GET /home/email", "POST /home/email", "POST /email-change/code",
+            "GET /email-change", "POST /email-change", "GET /email-change/cancel", "POST /email-change/cancel", "GET /email-change/revert",
+            "POST /email-change/revert",
         ]
         let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" }).subtracting(webScreen)
         let documented = try Self.documentedOperations()

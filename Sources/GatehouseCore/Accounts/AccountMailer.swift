@@ -107,6 +107,8 @@ package struct AccountMailer: Sendable {
         let lifetime = switch purpose {
         case .emailVerification: policy.verificationLifetime
         case .emailSignIn: policy.signInCodeLifetime
+        case .emailChangeNew, .emailChangeCurrent: policy.verificationLifetime
+        case .emailChangeRevert: policy.revertLifetime
         default: policy.resetLifetime
         }
         try await secrets.putSecret(OneTimeSecret(
@@ -172,7 +174,7 @@ package struct AccountMailer: Sendable {
         case .recovery: (.mailResetSubject, .mailResetBody, .mailResetAction)
         case .existingAccount: (.mailExistingSubject, .mailExistingBody, .signInLink)
         case .reauthentication: (.mailReauthSubject, .mailReauthBody, .mailReauthSubject)
-        case .recoveryCodeUsed: (.mailRecoveryUsedSubject, .mailRecoveryUsedBody, .continueLink)
+        case .recoveryCodeUsed: (.mailRecoveryUsedSubject, .mailRecoveryUsedBody, .noticeNotMe)
         case .signInCode: (.mailSignInSubject, .mailSignInBody, .mailSignInAction)
         case .accountDeleted: (.mailDeletedSubject, .mailDeletedBody, .signUpLink)
         case .passwordChangedNotice: (.noticePasswordChangedSubject, .noticePasswordChangedBody, .noticeNotMe)
@@ -180,26 +182,34 @@ package struct AccountMailer: Sendable {
         case .factorAddedNotice: (.noticeFactorAddedSubject, .noticeFactorAddedBody, .noticeNotMe)
         case .factorRemovedNotice: (.noticeFactorRemovedSubject, .noticeFactorRemovedBody, .noticeNotMe)
         case .passkeyAddedNotice: (.noticePasskeyAddedSubject, .noticePasskeyAddedBody, .noticeNotMe)
+        case .emailChangeNew: (.mailEmailChangeNewSubject, .mailEmailChangeNewBody, .emailChangeConfirmButton)
+        case .emailChangeCurrent: (.mailEmailChangeCurrentSubject, .mailEmailChangeCurrentBody, .emailChangeReviewButton)
+        case .emailInUseNotice: (.noticeEmailInUseSubject, .noticeEmailInUseBody, .signInLink)
+        case .emailChangedNotice: (.noticeEmailChangedSubject, .noticeEmailChangedBody, .noticeNotMe)
         }
         let link: String? = switch action {
         case .signUp, .verify: secret.map { "\(publicURL)/verify-email?token=\($0.token)" }
         case .recovery: secret.map { "\(publicURL)/reset-password?token=\($0.token)" }
         case .existingAccount: "\(publicURL)/login"
         case .reauthentication: nil
-        case .recoveryCodeUsed: "\(publicURL)/home"
         // A page with one button: a mail scanner that opens links never spends the sign-in.
         case .signInCode: secret.map { "\(publicURL)/sign-in-link?token=\($0.token)" }
         case .accountDeleted: nil
         // "This wasn't me": the reset flow, which ends every session and passkey.
-        case .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice, .passkeyAddedNotice:
+        case .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice, .passkeyAddedNotice, .recoveryCodeUsed:
             "\(publicURL)/forgot-password"
+        // A page with the change and its buttons (confirm; cancel, from the current address).
+        case .emailChangeNew, .emailChangeCurrent: secret.map { "\(publicURL)/email-change?token=\($0.token)" }
+        case .emailInUseNotice: "\(publicURL)/login"
+        // "This wasn't me": puts the address back, ends every session, opens a reset.
+        case .emailChangedNotice: secret.map { "\(publicURL)/email-change/revert?token=\($0.token)" }
         }
         return EmailMessage(
-            action: action, to: email, link: link, code: secret?.code, token: secret?.token,
+            action: action, to: email, link: link, code: action == .emailChangedNotice ? nil : secret?.code, token: secret?.token,
             secondaryLink: action == .existingAccount ? "\(publicURL)/forgot-password" : nil,
             secondaryLabel: action == .existingAccount ? messages.text(.forgotPassword) : nil, appName: appName,
             subject: messages.text(subject, values), body: messages.text(body, values), actionLabel: messages.text(label, values),
-            codeLine: secret == nil || action == .reauthentication ? nil : messages.text(.mailCodeLine, values), footer: messages.text(Self.footer(of: action), values),
+            codeLine: secret == nil || action == .reauthentication || action == .emailChangedNotice ? nil : messages.text(.mailCodeLine, values), footer: messages.text(Self.footer(of: action), values),
             siteURL: publicURL
         )
     }
@@ -208,9 +218,9 @@ package struct AccountMailer: Sendable {
     static func footer(of action: EmailMessage.Action) -> MessageKey {
         switch action {
         case .signUp: .mailSignUpIgnore
-        case .verify, .recovery, .existingAccount, .reauthentication, .signInCode: .mailIgnore
+        case .verify, .recovery, .existingAccount, .reauthentication, .signInCode, .emailChangeNew: .mailIgnore
         case .recoveryCodeUsed, .accountDeleted, .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice,
-             .passkeyAddedNotice:
+             .passkeyAddedNotice, .emailChangeCurrent, .emailInUseNotice, .emailChangedNotice:
             .noticeFooter
         }
     }

@@ -29,6 +29,8 @@ public struct MailPolicy: Sendable, Equatable {
     public var resetLifetime = 30 * 60
     /// Seconds a sign-in code or link lives (10 minutes).
     public var signInCodeLifetime = 10 * 60
+    /// Seconds the "This wasn't me" link of an email-changed notice works.
+    public var revertLifetime = 7 * 24 * 3600
     /// Tries on one mailed code.
     public var codeAttempts = 5
 

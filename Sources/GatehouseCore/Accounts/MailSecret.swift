@@ -12,6 +12,16 @@ extension OneTimeSecretPurpose {
     public static let recoverySession = Self(rawValue: "recovery_session")
     /// A mailed sign-in code and link (issue 39); its target is the address.
     public static let emailSignIn = Self(rawValue: "email_sign_in")
+    /// A pending email change (issue 39): what changes once both addresses confirm; its id is
+    /// the change's, its target `user:<id>`, so a new request replaces a pending one.
+    public static let emailChange = Self(rawValue: "email_change")
+    /// The link and code mailed to the new address of a pending change; its target is that address.
+    public static let emailChangeNew = Self(rawValue: "email_change_new")
+    /// The link and code mailed to the current address of a pending change; its target is that address.
+    public static let emailChangeCurrent = Self(rawValue: "email_change_current")
+    /// "This wasn't me" in the notice to the old address after a change: puts it back and
+    /// starts a reset; its target is the old address.
+    public static let emailChangeRevert = Self(rawValue: "email_change_revert")
 }
 
 /// What a person presents from an account mail: the link's token, or the address and the code.
@@ -25,6 +35,19 @@ public enum MailProof: Sendable, Equatable {
         case (let token?, nil, nil): self = .token(token)
         case (nil, let email?, let code?): self = .code(email: email, code: code)
         default: throw GatehouseError.invalidRequest("send either token, or email and code")
+        }
+    }
+
+    /// The proof's fields within their bounds; a 400 naming the field otherwise.
+    func checkShape() throws {
+        switch self {
+        case .token(let token):
+            guard !token.isEmpty, token.utf8.count <= 128 else { throw GatehouseError.invalidRequest("token must be 1 to 128 bytes") }
+        case .code(let email, let code):
+            guard !email.isEmpty, email.utf8.count <= PasswordVerifier.maximumIdentifierBytes else {
+                throw GatehouseError.invalidRequest("email must be 1 to \(PasswordVerifier.maximumIdentifierBytes) bytes")
+            }
+            guard !code.isEmpty, code.utf8.count <= 16 else { throw GatehouseError.invalidRequest("code must be 1 to 16 bytes") }
         }
     }
 }
@@ -51,11 +74,14 @@ package struct MailSecretFields: Codable, Sendable, Equatable {
     /// A sign-in code for an address with no account, asked for with `create_user`: using it
     /// creates the account (with ``pendingName``). `userID` is empty then.
     package var createsAccount: Bool?
+    /// An email change's confirmation: the pending change it confirms (``OneTimeSecretPurpose/emailChange``).
+    package var changeID: String?
 
     package init(
         userID: String, email: String, binding: String? = nil, pendingPasswordHash: String? = nil, pendingName: String? = nil,
-        createsAccount: Bool? = nil
+        createsAccount: Bool? = nil, changeID: String? = nil
     ) {
+        self.changeID = changeID
         self.userID = userID
         self.email = email
         self.binding = binding

@@ -35,6 +35,8 @@ public enum AccountFeature: String, Sendable, Equatable {
     case secondFactors = "mfa"
     /// Signing in with an external provider (the app file's `providers`).
     case providers
+    /// Changing the email, which needs account mail.
+    case emailChange = "email_change"
 
     /// How a sentence names it.
     public var displayName: String {
@@ -44,6 +46,7 @@ public enum AccountFeature: String, Sendable, Equatable {
         case .passkeys: "passkeys"
         case .secondFactors: "two-step verification"
         case .providers: "sign-in with a provider"
+        case .emailChange: "changing the email"
         }
     }
 }

@@ -17,7 +17,8 @@ package struct SecurityNotices: EventSink {
         self.mail = mail
     }
 
-    /// The notice an event calls for, and the account it concerns.
+    /// The notice an event calls for, and the account it concerns. An email change's notices
+    /// carry a secret ("This wasn't me" puts the address back), so ``EmailChange`` sends them.
     static func notice(for event: SecurityEvent) -> (EmailMessage.Action, userID: String)? {
         switch event {
         case .passwordChanged(let userID, .change): (.passwordChangedNotice, userID)
@@ -28,7 +29,7 @@ package struct SecurityNotices: EventSink {
         case .signInSucceeded, .signInRefused, .sessionEnded, .signedUp, .emailVerified, .passkeyRemoved, .passkeyCloneWarning,
              .signInThrottled, .messageSent, .identityLinked, .identityUnlinked, .providerNotice, .requestThrottled,
              .signUpOfExistingAccount, .passwordChangeRefused, .administered, .factorEnrolled, .recoveryCodeUsed,
-             .recoveryCodesRegenerated, .stepUpRefused, .accountDeleted:
+             .recoveryCodesRegenerated, .stepUpRefused, .accountDeleted, .emailChangeRequested, .emailChanged, .emailChangeReverted:
             nil
         }
     }

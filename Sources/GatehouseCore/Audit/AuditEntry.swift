@@ -88,6 +88,9 @@ extension AuditEntry {
         case .recoveryCodesRegenerated(let userID): (kind, self.userID) = (.recoveryCodesRegenerated, userID)
         case .stepUpRefused(let userID): (kind, self.userID) = (.stepUpRefused, userID)
         case .accountDeleted(let userID): (kind, self.userID) = (.accountDeleted, userID)
+        case .emailChangeRequested(let userID): (kind, self.userID) = (.emailChangeRequested, userID)
+        case .emailChanged(let userID): (kind, self.userID) = (.emailChanged, userID)
+        case .emailChangeReverted(let userID): (kind, self.userID) = (.emailChangeReverted, userID)
         }
         type = kind.rawValue
     }

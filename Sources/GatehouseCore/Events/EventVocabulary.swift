@@ -75,6 +75,7 @@ public enum MessagePurpose: String, Sendable, Equatable, CaseIterable {
     case recoveryCodeUsed = "recovery_code_used"
     case signInCode = "magiclink"
     case accountDeleted = "account_deleted"
+    case emailChange = "email_change"
     /// A notice of a change to how the account is signed in to.
     case securityNotice = "security_notice"
 }
@@ -181,4 +182,7 @@ public enum AuditEventType: String, Sendable, Equatable, CaseIterable {
     case recoveryCodesRegenerated = "mfa.recovery_codes_regenerated"
     case stepUpRefused = "mfa.step_up_refused"
     case accountDeleted = "account.deleted"
+    case emailChangeRequested = "account.email_change_requested"
+    case emailChanged = "account.email_changed"
+    case emailChangeReverted = "account.email_change_reverted"
 }

@@ -59,6 +59,12 @@ public enum SecurityEvent: Sendable, Equatable {
     case stepUpRefused(userID: String)
     /// The account's owner deleted it (issue 39).
     case accountDeleted(userID: String)
+    /// The account's owner asked to change its email (issue 39).
+    case emailChangeRequested(userID: String)
+    /// Both addresses confirmed, and the account's email changed.
+    case emailChanged(userID: String)
+    /// The old address's "This wasn't me" put it back.
+    case emailChangeReverted(userID: String)
 }
 
 /// Why a sign-in the limits admitted was refused.

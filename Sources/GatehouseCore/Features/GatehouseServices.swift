@@ -24,11 +24,15 @@ public struct GatehouseServices: Sendable {
     package let factors: SecondFactors?
     /// Deleting one's own account.
     package let deletion: AccountDeletion
+    /// Changing the email with both addresses confirming, when the app sends account mail.
+    package let emailChange: EmailChange?
 
     package init(
         pipeline: SignInPipeline, accounts: EmailAccounts, profiles: Profiles, devices: Devices, phone: PhoneCodes?,
-        passkeys: PasskeyService?, providers: ProviderSignIn?, factors: SecondFactors? = nil, deletion: AccountDeletion
+        passkeys: PasskeyService?, providers: ProviderSignIn?, factors: SecondFactors? = nil, deletion: AccountDeletion,
+        emailChange: EmailChange? = nil
     ) {
+        self.emailChange = emailChange
         self.factors = factors
         self.deletion = deletion
         self.pipeline = pipeline
@@ -56,6 +60,12 @@ public struct GatehouseServices: Sendable {
     package func secondFactors() throws -> SecondFactors {
         guard let factors else { throw GrantKind.secondFactor.notOffered }
         return factors
+    }
+
+    /// Changing the email, or the refusal of a server that sends no account mail.
+    package func emailChanges() throws -> EmailChange {
+        guard let emailChange else { throw GatehouseError.featureNotOffered(.emailChange) }
+        return emailChange
     }
 
     /// The provider registry, or the refusal of a server without providers.

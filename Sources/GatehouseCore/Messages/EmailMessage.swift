@@ -30,6 +30,13 @@ public struct EmailMessage: Sendable, Equatable, Codable {
         case factorAddedNotice = "mfa_factor_enrolled_notification"
         case factorRemovedNotice = "mfa_factor_unenrolled_notification"
         case passkeyAddedNotice = "passkey_added_notification"
+        /// An email change's link and code to the new address, and to the current one.
+        case emailChangeNew = "email_change_new"
+        case emailChangeCurrent = "email_change"
+        /// Someone asked to move another account to this address, which has an account.
+        case emailInUseNotice = "email_in_use_notification"
+        /// The account's email changed; to the old address, whose "This wasn't me" puts it back.
+        case emailChangedNotice = "email_changed_notification"
 
         /// What the audit log says the mail was for.
         public var purpose: MessagePurpose {
@@ -42,7 +49,10 @@ public struct EmailMessage: Sendable, Equatable, Codable {
             case .recoveryCodeUsed: .recoveryCodeUsed
             case .signInCode: .signInCode
             case .accountDeleted: .accountDeleted
-            case .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice, .passkeyAddedNotice: .securityNotice
+            case .emailChangeNew, .emailChangeCurrent: .emailChange
+            case .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice, .passkeyAddedNotice, .emailInUseNotice,
+                 .emailChangedNotice:
+                .securityNotice
             }
         }
     }

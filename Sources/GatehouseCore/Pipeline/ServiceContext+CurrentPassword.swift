@@ -17,4 +17,34 @@ extension ServiceContext {
         }
         _ = try await limiter.recordSuccess(attempt, now: now)
     }
+
+    /// How recent a sign-in proves it is the person, without a password.
+    package static let recentSignIn: TimeInterval = 300
+
+    /// Proves the person again before a change that moves the account (a new email): a recent
+    /// second factor where the account has one, then the password when given, or else a sign-in
+    /// of the last five minutes. A guest has no other proof than its session, so its session
+    /// suffices.
+    func proveRecently(_ principal: Principal, password: String?, from client: ClientInfo) async throws {
+        try await requireStepUp(principal)
+        if let password {
+            try PasswordShape.check(password)
+            try await proveCurrentPassword(password, of: principal.user, from: client)
+        } else if !principal.user.isAnonymous, now.timeIntervalSince(principal.session.createdAt) > Self.recentSignIn {
+            throw GatehouseError.reauthenticationRequired
+        }
+    }
+
+    /// An address in the app's rule, normalised; a 400 naming the rule otherwise.
+    func checkedEmail(_ text: String) throws -> String {
+        guard text.utf8.count <= PasswordVerifier.maximumIdentifierBytes else {
+            throw GatehouseError.invalidRequest("email must be at most \(PasswordVerifier.maximumIdentifierBytes) bytes")
+        }
+        let rules = settings.login.rules
+        let address = rules.normalizedEmail(text)
+        if let issue = rules.validateEmail(address) {
+            throw GatehouseError.invalidRequest(issue.message(for: .email, in: settings.login.messages))
+        }
+        return address
+    }
 }

@@ -32,6 +32,8 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
     case endedByOperator = "ended_by_operator"
     /// The session proved a second factor and a new one at `aal2` took its place.
     case steppedUp = "stepped_up"
+    /// The account's email changed (or was put back): every session but the requester's ends.
+    case emailChanged = "email_changed"
 
     /// The reason a logout of `scope` records.
     package init(logout scope: LogoutScope) {
@@ -48,7 +50,7 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
         case .refreshTokenReused: .reused
         case .accountLocked, .banned: .accountLocked
         case .logoutLocal, .logoutGlobal, .logoutOthers, .passwordChanged, .accountRecovered, .webSessionReplaced, .idleTimeout,
-             .signedOutFromDeviceList, .endedByOperator, .steppedUp, .providerRevoked:
+             .signedOutFromDeviceList, .endedByOperator, .steppedUp, .providerRevoked, .emailChanged:
             .sessionRevoked
         }
     }

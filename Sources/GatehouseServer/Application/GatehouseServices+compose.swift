@@ -98,7 +98,8 @@ extension GatehouseServices {
             ), accounts: accounts,
             profiles: Profiles(context: context), devices: Devices(context: context), phone: phone, passkeys: passkeys,
             providers: providers, factors: factors,
-            deletion: AccountDeletion(context: context, mail: mail) { user in try await providers?.revokeGrants(userID: user.id) }
+            deletion: AccountDeletion(context: context, mail: mail) { user in try await providers?.revokeGrants(userID: user.id) },
+            emailChange: mail.map { EmailChange(context: context, mail: $0) }
         )
         return Composition(services: services, keys: keys, hasher: hasher)
     }

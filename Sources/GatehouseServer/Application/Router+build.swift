@@ -40,6 +40,7 @@ public func buildRouter(
     router.add(middleware: JSONErrorMiddleware())
     AuthController(pipeline: pipeline).addRoutes(to: router)
     AccountController(pipeline: pipeline, accounts: services.accounts, deletion: services.deletion).addRoutes(to: router)
+    if let emailChange = services.emailChange { EmailChangeController(pipeline: pipeline, emailChange: emailChange).addRoutes(to: router) }
     if let passkeys = services.passkeys { PasskeyController(pipeline: pipeline, passkeys: passkeys).addRoutes(to: router) }
     SessionController(pipeline: pipeline, devices: services.devices).addRoutes(to: router)
     if let factors = services.factors { FactorController(pipeline: pipeline, factors: factors).addRoutes(to: router) }

@@ -37,6 +37,44 @@ extension MessageKey {
         case .noticePasskeyAddedSubject: "A passkey was added to your {app} account"
         case .noticePasskeyAddedBody: "A passkey was added to your {app} account on {device}. If this wasn't you, reset your password now: that removes every passkey."
         case .mailDeletedBody: "Your {app} account and everything that signed in to it were deleted, as you asked. If this wasn't you, reply to this email at once."
+        default: emailChangeDefaultText
+        }
+    }
+}
+
+extension MessageKey {
+    /// The default copy of changing the email: the Home form, the mails' page, the notices.
+    var emailChangeDefaultText: String {
+        switch self {
+        case .changeEmailButton: "Change email"
+        case .changeEmailTitle: "Change your email"
+        case .changeEmailBody: "We'll send a link and a code to the new address, and a link to your current one. Your email changes once both are confirmed."
+        case .changeEmailLabel: "New email"
+        case .changeEmailPasswordLabel: "Your password"
+        case .changeEmailSubmit: "Send confirmation"
+        case .changeEmailSent: "We sent a link and a 6-digit code to {email}. Confirm there, and from your current address if you have one."
+        case .changeEmailCodeSubmit: "Confirm"
+        case .changeEmailSignInAgain: "For your security, sign in again, then change your email within 5 minutes."
+        case .changeEmailPending: "Waiting for confirmation of {email}"
+        case .emailChangeTitle: "Confirm your new email"
+        case .emailChangePrompt: "Change the email of your {app} account to {email}?"
+        case .emailChangeConfirmButton: "Confirm email change"
+        case .emailChangeCancelButton: "Cancel this change"
+        case .emailChangeReviewButton: "Review email change"
+        case .emailChangeWaiting: "Confirmed. Now confirm from the other address too; the change happens when both are confirmed."
+        case .emailChangeDone: "Your email is now {email}."
+        case .emailChangeCancelled: "The email change was cancelled. Nothing changed."
+        case .emailChangeRevertTitle: "Put your email back?"
+        case .emailChangeRevertPrompt: "This makes this address your account's email again, signs out every device, and asks you for a new password."
+        case .emailChangeRevertButton: "Put my email back"
+        case .mailEmailChangeNewSubject: "Confirm your new {app} email"
+        case .mailEmailChangeNewBody: "Confirm that {new_email} is the new email of your {app} account. If the account has an email now, confirm from that address too."
+        case .mailEmailChangeCurrentSubject: "Confirm your {app} email change"
+        case .mailEmailChangeCurrentBody: "Someone asked to change the email of your {app} account to {new_email}. If it was you, confirm it. If not, cancel it from the same page and change your password."
+        case .noticeEmailInUseSubject: "Someone tried to use your email on {app}"
+        case .noticeEmailInUseBody: "Someone asked to move another {app} account to this address, which already has an account. Nothing changed, and you need do nothing."
+        case .noticeEmailChangedSubject: "Your {app} email was changed"
+        case .noticeEmailChangedBody: "The email of your {app} account was changed to {new_email}. If this wasn't you, use the link below within 7 days: it puts this address back, signs out every device and lets you set a new password."
         default: ""
         }
     }

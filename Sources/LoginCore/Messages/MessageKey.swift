@@ -197,13 +197,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case mfaAuthenticatorApp
     case mfaDownload
     case mfaCodesLeft
-    case mfaRegenerate
-    case mfaRemove
-    case mfaConfirmRemove
-    case mfaConfirmRegenerate
-    case mfaStepUpNeeded
-    case mailRecoveryUsedSubject
-    case mailRecoveryUsedBody
+    case mfaRegenerate, mfaRemove, mfaConfirmRemove, mfaConfirmRegenerate, mfaStepUpNeeded, mailRecoveryUsedSubject, mailRecoveryUsedBody
     // Every provider but Google, whose copy is the keys above (issue 38). `{provider}` is its label.
     case namedProviderButton
     case namedProviderSigningIn
@@ -218,6 +212,12 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case deleteAccountPasswordLabel, deleteAccountSubmit, accountDeletedTitle, accountDeletedBody, deleteAccountSignInAgain, mailDeletedSubject, noticeNotMe
     case mailDeletedBody, noticePasswordChangedSubject, noticePasswordChangedBody, noticePasswordResetSubject, noticePasswordResetBody, deleteAccountWrongPassword
     case noticeFactorAddedSubject, noticeFactorAddedBody, noticeFactorRemovedSubject, noticeFactorRemovedBody, noticePasskeyAddedSubject, noticePasskeyAddedBody
+    // Changing the email (issue 39).
+    case changeEmailButton, changeEmailTitle, changeEmailBody, changeEmailLabel, changeEmailPasswordLabel, changeEmailSubmit, changeEmailSent
+    case changeEmailCodeSubmit, changeEmailSignInAgain, emailChangeTitle, emailChangePrompt, emailChangeConfirmButton, emailChangeCancelButton
+    case emailChangeReviewButton, emailChangeWaiting, emailChangeDone, emailChangeCancelled, emailChangeRevertTitle, emailChangeRevertPrompt
+    case emailChangeRevertButton, mailEmailChangeNewSubject, mailEmailChangeNewBody, mailEmailChangeCurrentSubject, mailEmailChangeCurrentBody
+    case noticeEmailInUseSubject, noticeEmailInUseBody, noticeEmailChangedSubject, noticeEmailChangedBody, changeEmailPending
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {

@@ -61,3 +61,10 @@ package struct MailAccepted: Encodable {
     /// The normalised address the mail would go to.
     package let email: String
 }
+
+/// The body of `POST /api/auth/email/change`: the new address, and the current password where
+/// the session is not a sign-in of the last five minutes.
+package struct EmailChangeRequest: Decodable {
+    package let email: String
+    package let password: String?
+}

@@ -6,12 +6,14 @@ import LoginCore
 package enum HomeNotice: String, Sendable, CaseIterable {
     case emailVerified = "verified"
     case passwordChanged = "password"
+    case emailChanged = "email"
 
     /// The confirmation's text.
     package var key: MessageKey {
         switch self {
         case .emailVerified: .emailVerified
         case .passwordChanged: .passwordChanged
+        case .emailChanged: .emailChangeDone
         }
     }
 }

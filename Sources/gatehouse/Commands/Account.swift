@@ -3,9 +3,10 @@ import Foundation
 import GatehouseClient
 
 extension Gatehouse {
-    /// `gatehouse account`: the signed-in person's own account; `account delete` deletes it.
+    /// `gatehouse account`: the signed-in person's own account: `delete`, `email` (change it) and
+    /// `confirm-email`.
     struct Account: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Manage your own account.", subcommands: [Delete.self])
+        static let configuration = CommandConfiguration(abstract: "Manage your own account.", subcommands: [Delete.self, ChangeEmail.self, ConfirmEmail.self])
     }
 }
 

@@ -17,7 +17,7 @@ package struct AccountDeletion: Sendable {
     let beforeDeleting: @Sendable (UserRecord) async throws -> Void
 
     /// How recent a sign-in proves it is the person, without a password.
-    package static let recentSignIn: TimeInterval = 300
+    package static var recentSignIn: TimeInterval { ServiceContext.recentSignIn }
 
     package init(context: ServiceContext, mail: AccountMailer?, beforeDeleting: @escaping @Sendable (UserRecord) async throws -> Void = { _ in }) {
         self.context = context

@@ -178,28 +178,12 @@ package struct EmailAccounts: Sendable {
     /// A proof's fields within their bounds, with a mailer to check them against.
     func checkProofShape(_ proof: MailProof) throws {
         _ = try requireMail()
-        switch proof {
-        case .token(let token):
-            guard !token.isEmpty, token.utf8.count <= 128 else { throw GatehouseError.invalidRequest("token must be 1 to 128 bytes") }
-        case .code(let email, let code):
-            guard !email.isEmpty, email.utf8.count <= PasswordVerifier.maximumIdentifierBytes else {
-                throw GatehouseError.invalidRequest("email must be 1 to \(PasswordVerifier.maximumIdentifierBytes) bytes")
-            }
-            guard !code.isEmpty, code.utf8.count <= 16 else { throw GatehouseError.invalidRequest("code must be 1 to 16 bytes") }
-        }
+        try proof.checkShape()
     }
 
     /// An address in the app's rule, normalised; a 400 naming the rule otherwise.
     package func checkedEmail(_ text: String) throws -> String {
-        guard text.utf8.count <= PasswordVerifier.maximumIdentifierBytes else {
-            throw GatehouseError.invalidRequest("email must be at most \(PasswordVerifier.maximumIdentifierBytes) bytes")
-        }
-        let rules = settings.login.rules
-        let address = rules.normalizedEmail(text)
-        if let issue = rules.validateEmail(address) {
-            throw GatehouseError.invalidRequest(issue.message(for: .email, in: settings.login.messages))
-        }
-        return address
+        try context.checkedEmail(text)
     }
 
     /// The mailer, or the one refusal of a server that sends no account mail.
