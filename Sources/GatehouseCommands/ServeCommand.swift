@@ -171,6 +171,7 @@ public struct ServeCommand: AsyncParsableCommand {
                 configuration.login.logo?.path = URL(fileURLWithPath: config).deletingLastPathComponent().appendingPathComponent(logo.path).path
             }
             configuration.accounts = app.accounts
+            configuration.notifications = app.notifications
             configuration.passkeys = app.passkeys
             configuration.mfa = app.mfa.map { options in
                 var policy = MFAPolicy()

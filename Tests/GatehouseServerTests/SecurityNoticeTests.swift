@@ -63,4 +63,34 @@ import Testing
             #expect(try await fixture.mails(count: 2).last?.action == "mfa_factor_unenrolled_notification")
         }
     }
+
+    @Test func SN03_newDeviceMailsASignInFromADeviceAndAddressNotSeenOnlyWhereTheAppAsks() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test({ configuration in
+            EmailAccountTests.accountsOn(fixture)(&configuration)
+            AbuseProtectionTests.behindProxy(&configuration)
+            configuration.notifications = NotificationOptions(newDevice: true)
+        }, mode: .live) { client in
+            fixture.clock.advance(by: 3600)
+            let iPhone: HTTPFields = [.xForwardedFor: "203.0.113.9", .userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148"]
+            #expect(try await client.login(headers: iPhone).status == .ok)
+            let notice = try #require(try await fixture.mails(count: 1).first)
+            #expect(notice.action == "new_sign_in_notification" && notice.subject == "New sign-in to your Peated account")
+            #expect(notice.text.contains("iPhone") && notice.text.contains("203.0.113.9") && notice.link == "http://127.0.0.1:0/forgot-password")
+            #expect(try await client.login(headers: iPhone).status == .ok, "the same device and address again")
+            var elsewhere = iPhone
+            elsewhere[.xForwardedFor] = "198.51.100.20"
+            #expect(try await client.login(headers: elsewhere).status == .ok)
+            let mails = try await fixture.mails(count: 2)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try fixture.mails().count == 2 && mails.last?.text.contains("198.51.100.20") == true, "one notice per new device and address")
+        }
+        let quiet = try await Fixture(argon2: Fixture.cheap)
+        try await quiet.test(EmailAccountTests.accountsOn(quiet)) { client in
+            quiet.clock.advance(by: 3600)
+            #expect(try await client.login().status == .ok)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try quiet.mails().isEmpty, "off unless the app file asks")
+        }
+    }
 }

@@ -186,6 +186,7 @@ package struct AccountMailer: Sendable {
         case .emailChangeCurrent: (.mailEmailChangeCurrentSubject, .mailEmailChangeCurrentBody, .emailChangeReviewButton)
         case .emailInUseNotice: (.noticeEmailInUseSubject, .noticeEmailInUseBody, .signInLink)
         case .emailChangedNotice: (.noticeEmailChangedSubject, .noticeEmailChangedBody, .noticeNotMe)
+        case .newDeviceNotice: (.noticeNewDeviceSubject, .noticeNewDeviceBody, .noticeNotMe)
         }
         let link: String? = switch action {
         case .signUp, .verify: secret.map { "\(publicURL)/verify-email?token=\($0.token)" }
@@ -196,7 +197,8 @@ package struct AccountMailer: Sendable {
         case .signInCode: secret.map { "\(publicURL)/sign-in-link?token=\($0.token)" }
         case .accountDeleted: nil
         // "This wasn't me": the reset flow, which ends every session and passkey.
-        case .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice, .passkeyAddedNotice, .recoveryCodeUsed:
+        case .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice, .passkeyAddedNotice, .recoveryCodeUsed,
+             .newDeviceNotice:
             "\(publicURL)/forgot-password"
         // A page with the change and its buttons (confirm; cancel, from the current address).
         case .emailChangeNew, .emailChangeCurrent: secret.map { "\(publicURL)/email-change?token=\($0.token)" }
@@ -220,7 +222,7 @@ package struct AccountMailer: Sendable {
         case .signUp: .mailSignUpIgnore
         case .verify, .recovery, .existingAccount, .reauthentication, .signInCode, .emailChangeNew: .mailIgnore
         case .recoveryCodeUsed, .accountDeleted, .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice,
-             .passkeyAddedNotice, .emailChangeCurrent, .emailInUseNotice, .emailChangedNotice:
+             .passkeyAddedNotice, .emailChangeCurrent, .emailInUseNotice, .emailChangedNotice, .newDeviceNotice:
             .noticeFooter
         }
     }

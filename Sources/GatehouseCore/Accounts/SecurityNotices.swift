@@ -11,10 +11,14 @@ import Logging
 package struct SecurityNotices: EventSink {
     let users: any UserRepository
     let mail: AccountMailer
+    /// Where earlier sign-ins are found, when the app mails "New sign-in to your account"
+    /// (`notifications.newDevice`); `nil` otherwise.
+    let history: NewDeviceCheck?
 
-    package init(users: any UserRepository, mail: AccountMailer) {
+    package init(users: any UserRepository, mail: AccountMailer, history: NewDeviceCheck? = nil) {
         self.users = users
         self.mail = mail
+        self.history = history
     }
 
     /// The notice an event calls for, and the account it concerns. An email change's notices
@@ -35,6 +39,17 @@ package struct SecurityNotices: EventSink {
     }
 
     package func record(_ event: SecurityEvent, at date: Date, address: String?, device: String?) {
+        if case .signInSucceeded(let userID, let sessionID, _) = event, let history {
+            let job: DeliveryQueue.Job = { [users, mail] in
+                guard let user = try? await users.user(id: userID), let email = user.email,
+                      (try? await history.isNew(user, sessionID: sessionID, device: device, address: address, at: date)) == true
+                else { return }
+                let extra = ["device": device ?? DeviceLabel.unknown, "address": address ?? "", "time": date.formatted(.iso8601)]
+                mail.send(mail.compose(.newDeviceNotice, to: email, secret: nil, extra: extra), for: address.map { ClientInfo(address: $0) }, now: date)
+            }
+            if let deliveries = mail.deliveries { deliveries.enqueue(job) } else { Task { await job() } }
+            return
+        }
         guard let (action, userID) = Self.notice(for: event) else { return }
         let job: DeliveryQueue.Job = { [users, mail] in
             guard let user = try? await users.user(id: userID), let email = user.email else { return }

@@ -37,6 +37,8 @@ public struct EmailMessage: Sendable, Equatable, Codable {
         case emailInUseNotice = "email_in_use_notification"
         /// The account's email changed; to the old address, whose "This wasn't me" puts it back.
         case emailChangedNotice = "email_changed_notification"
+        /// A sign-in from a device and address not seen lately (`notifications.newDevice`).
+        case newDeviceNotice = "new_sign_in_notification"
 
         /// What the audit log says the mail was for.
         public var purpose: MessagePurpose {
@@ -51,7 +53,7 @@ public struct EmailMessage: Sendable, Equatable, Codable {
             case .accountDeleted: .accountDeleted
             case .emailChangeNew, .emailChangeCurrent: .emailChange
             case .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice, .passkeyAddedNotice, .emailInUseNotice,
-                 .emailChangedNotice:
+                 .emailChangedNotice, .newDeviceNotice:
                 .securityNotice
             }
         }

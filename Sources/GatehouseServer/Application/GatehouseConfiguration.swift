@@ -53,6 +53,8 @@ public struct GatehouseConfiguration: Sendable {
     public var sms = SMSDelivery.none
     /// Sign-up, password reset and verified email (the app file's `accounts`).
     public var accounts = AccountOptions()
+    /// The optional security notices (the app file's `notifications`).
+    public var notifications = NotificationOptions()
     /// Seed 003's biometric offer and the native apps that share passkeys (the app file's `passkeys`).
     public var passkeys = PasskeyOptions()
     /// Account mail's limits and link lifetimes.

@@ -6,7 +6,7 @@ import GatehousePhoneNumbers
 import Logging
 
 /// Every repository the server runs on, as one requirement: the SQL adapter is one, a test double may be another.
-public typealias GatehouseRepository = UserRepository & SessionRepository & ThrottleRepository & SecretRepository
+public typealias GatehouseRepository = UserRepository & SessionRepository & ThrottleRepository & SecretRepository & AuditRepository
     & SigningKeyRepository & PhoneCodeRepository & OIDCFlowRepository & OneTimeSecretRepository & PasskeyRepository
     & FactorRepository & FactorChallengeRepository & ProviderGrantRepository
 
@@ -46,7 +46,8 @@ extension GatehouseServices {
         )
         mail?.dispatch.events = configuration.events
         // Security notices hear the same events as the audit log.
-        let notices = mail.map { SecurityNotices(users: repository, mail: $0) as any EventSink }
+        let seen = configuration.notifications.newDevice ? NewDeviceCheck(audit: repository, sessions: repository) : nil
+        let notices = mail.map { SecurityNotices(users: repository, mail: $0, history: seen) as any EventSink }
         let sinks = [configuration.events, notices].compactMap { $0 }
         let events = sinks.count > 1 ? EventFanOut(sinks) : sinks.first
         let context = try await ServiceContext(

@@ -15,12 +15,15 @@ public struct AppConfiguration: Equatable, Sendable {
     public var mfa: SecondFactorOptions?
     /// The external providers, by id; `signIn.methods` says which the screen shows, in order.
     public var providers: [String: ProviderOptions]
+    /// The optional security notices (a new device's sign-in).
+    public var notifications: NotificationOptions
 
     public init(
         login: LoginConfiguration = .standard, backend: BackendConfiguration = BackendConfiguration(),
         signIn: SignInMethods = SignInMethods(), accounts: AccountOptions = AccountOptions(), passkeys: PasskeyOptions = PasskeyOptions(),
-        mfa: SecondFactorOptions? = nil, providers: [String: ProviderOptions] = [:]
+        mfa: SecondFactorOptions? = nil, providers: [String: ProviderOptions] = [:], notifications: NotificationOptions = NotificationOptions()
     ) {
+        self.notifications = notifications
         self.mfa = mfa
         self.providers = providers
         self.login = login
@@ -43,7 +46,7 @@ extension AppConfiguration {
 }
 
 extension AppConfiguration: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn, accounts, passkeys, mfa, providers }
+    enum CodingKeys: String, CodingKey, CaseIterable { case login, backend, signIn, accounts, passkeys, mfa, providers, notifications }
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
@@ -55,7 +58,8 @@ extension AppConfiguration: Codable {
             accounts: try container.decodeIfPresent(AccountOptions.self, forKey: .accounts) ?? AccountOptions(),
             passkeys: try container.decodeIfPresent(PasskeyOptions.self, forKey: .passkeys) ?? PasskeyOptions(),
             mfa: try container.decodeIfPresent(SecondFactorOptions.self, forKey: .mfa),
-            providers: try container.decodeIfPresent([String: ProviderOptions].self, forKey: .providers) ?? [:]
+            providers: try container.decodeIfPresent([String: ProviderOptions].self, forKey: .providers) ?? [:],
+            notifications: try container.decodeIfPresent(NotificationOptions.self, forKey: .notifications) ?? NotificationOptions()
         )
         for id in providers.keys where !SignInMethods.Method(rawValue: id).isWellFormed || !SignInMethods.Method(rawValue: id).isProvider {
             throw DecodingError.dataCorruptedError(

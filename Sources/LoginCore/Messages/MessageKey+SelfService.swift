@@ -74,6 +74,8 @@ extension MessageKey {
         case .noticeEmailInUseSubject: "Someone tried to use your email on {app}"
         case .noticeEmailInUseBody: "Someone asked to move another {app} account to this address, which already has an account. Nothing changed, and you need do nothing."
         case .noticeEmailChangedSubject: "Your {app} email was changed"
+        case .noticeNewDeviceSubject: "New sign-in to your {app} account"
+        case .noticeNewDeviceBody: "Your {app} account was signed in to on {device} from {address} at {time}. If this was you, there's nothing to do. If not, reset your password now: that signs out every device."
         case .noticeEmailChangedBody: "The email of your {app} account was changed to {new_email}. If this wasn't you, use the link below within 7 days: it puts this address back, signs out every device and lets you set a new password."
         default: ""
         }

@@ -206,18 +206,18 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case namedLinkProvider
     case namedUnlinkProvider
     case providersTitle
-    // Account self-service (issue 39): the mailed sign-in code, deletion, notices (copy in MessageKey+SelfService).
+    // Account self-service (issue 39): the mailed sign-in code, deletion, notices, the email change (copy in MessageKey+SelfService).
     case emailCodeButton, emailCodeTitle, emailCodeSubmit, emailCodeSent, emailCodeChangeEmail, signInLinkTitle, signInLinkPrompt, signInLinkSubmit
     case mailSignInSubject, mailSignInBody, mailSignInAction, signInOtherWay, deleteAccountButton, deleteAccountTitle, deleteAccountBody, noticeFooter
     case deleteAccountPasswordLabel, deleteAccountSubmit, accountDeletedTitle, accountDeletedBody, deleteAccountSignInAgain, mailDeletedSubject, noticeNotMe
     case mailDeletedBody, noticePasswordChangedSubject, noticePasswordChangedBody, noticePasswordResetSubject, noticePasswordResetBody, deleteAccountWrongPassword
     case noticeFactorAddedSubject, noticeFactorAddedBody, noticeFactorRemovedSubject, noticeFactorRemovedBody, noticePasskeyAddedSubject, noticePasskeyAddedBody
-    // Changing the email (issue 39).
     case changeEmailButton, changeEmailTitle, changeEmailBody, changeEmailLabel, changeEmailPasswordLabel, changeEmailSubmit, changeEmailSent
     case changeEmailCodeSubmit, changeEmailSignInAgain, emailChangeTitle, emailChangePrompt, emailChangeConfirmButton, emailChangeCancelButton
     case emailChangeReviewButton, emailChangeWaiting, emailChangeDone, emailChangeCancelled, emailChangeRevertTitle, emailChangeRevertPrompt
     case emailChangeRevertButton, mailEmailChangeNewSubject, mailEmailChangeNewBody, mailEmailChangeCurrentSubject, mailEmailChangeCurrentBody
     case noticeEmailInUseSubject, noticeEmailInUseBody, noticeEmailChangedSubject, noticeEmailChangedBody, changeEmailPending
+    case noticeNewDeviceSubject, noticeNewDeviceBody
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {
