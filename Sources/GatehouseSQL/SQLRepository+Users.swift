@@ -13,11 +13,12 @@ extension SQLRepository: UserRepository {
         package enum CodingKeys: String, CodingKey, CaseIterable {
             case id, name, email, firstName = "first_name", lastName = "last_name", createdAt = "created_at"
             case passwordChangedAt = "password_changed_at", lockedAt = "locked_at", lockedUntil = "locked_until"
-            case anonymous
+            case anonymous, deletionDueAt = "deletion_due_at"
         }
 
         /// A guest account's mark: no identity at all (``SQLRepository/anonymousColumn``).
         package var anonymous: Int?
+        package var deletionDueAt: Int64?
 
         package var id: String
         package var name: String
@@ -40,15 +41,18 @@ extension SQLRepository: UserRepository {
             lockedUntil = user.lockedUntil?.milliseconds
             email = user.email
             anonymous = nil
+            deletionDueAt = user.deletionDueAt?.milliseconds
         }
 
         package var record: UserRecord {
-            UserRecord(
+            var user = UserRecord(
                 id: id, email: email, name: PersonName(first: firstName, last: lastName),
                 createdAt: Date(milliseconds: createdAt), passwordChangedAt: Date(milliseconds: passwordChangedAt),
                 lockedAt: lockedAt.map(Date.init(milliseconds:)), lockedUntil: lockedUntil.map(Date.init(milliseconds:)),
                 isAnonymous: anonymous == 1
             )
+            user.deletionDueAt = deletionDueAt.map(Date.init(milliseconds:))
+            return user
         }
     }
 
@@ -197,6 +201,7 @@ extension SQLRepository: UserRepository {
                     .set("last_name", to: row.lastName)
                     .set("locked_at", to: row.lockedAt)
                     .set("locked_until", to: row.lockedUntil)
+                    .set("deletion_due_at", to: row.deletionDueAt)
                     .where("id", .equal, row.id)
                     .run()
             }
@@ -207,6 +212,24 @@ extension SQLRepository: UserRepository {
         try await changing(user: id) {
             try await write {
                 !(try await database.delete(from: "users").where("id", .equal, id).returning("id").all()).isEmpty
+            }
+        }
+    }
+
+    public func usersDueForDeletion(at date: Date, limit: Int) async throws -> [UserRecord] {
+        try await database.raw("""
+            SELECT u.*, e.subject AS email, \(unsafeRaw: Self.anonymousColumn) FROM users u
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
+            WHERE u.deletion_due_at IS NOT NULL AND u.deletion_due_at <= \(bind: date.milliseconds)
+            ORDER BY u.deletion_due_at LIMIT \(bind: max(0, limit))
+            """).all(decoding: UserRow.self).map(\.record)
+    }
+
+    public func deleteUserIfDue(id: String, at date: Date) async throws -> Bool {
+        try await changing(user: id) {
+            try await write {
+                !(try await database.delete(from: "users").where("id", .equal, id).where("deletion_due_at", .isNot, SQLLiteral.null)
+                    .where("deletion_due_at", .lessThanOrEqual, date.milliseconds).returning("id").all()).isEmpty
             }
         }
     }

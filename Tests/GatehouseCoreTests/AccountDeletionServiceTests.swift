@@ -74,4 +74,29 @@ import Testing
             #expect(try await core.repository.user(id: core.user.id) != nil)
         }
     }
+
+    @Test func withAGracePeriodTheAccountWaitsASignInKeepsItAndThePurgeRemovesItOnceDue() async throws {
+        try await CoreHarness.with({ $0.settings.accounts.deletionGraceDays = 7 }) { core in
+            let other = try await core.signIn().grant
+            let due = try #require(try await core.deletion.deleteAccount(try await core.principal(), password: CoreHarness.password, from: CoreHarness.client))
+            #expect(due == core.clock.now.addingTimeInterval(7 * 86400))
+            #expect(try await core.repository.user(id: core.user.id)?.deletionDueAt == due)
+            await #expect(throws: GatehouseError.sessionEnded) { try await core.pipeline.authenticate(accessToken: other.accessToken) }
+            let scheduled = try #require(try await core.outbox.mails(to: CoreHarness.email).first)
+            #expect(scheduled.action == .deletionScheduled && scheduled.subject.hasPrefix("Your Gatehouse account will be deleted on "))
+
+            _ = try await core.signIn()
+            #expect(try await core.repository.user(id: core.user.id)?.deletionDueAt == nil, "a sign-in kept it")
+            #expect(core.events.all.contains(.accountDeletionCancelled(userID: core.user.id)))
+            core.clock.advance(8 * 86400)
+            #expect(try await core.deletion.purgeDue() == 0, "kept accounts are not purged")
+
+            try await core.deletion.deleteAccount(try await core.principal(), password: CoreHarness.password, from: CoreHarness.client)
+            core.clock.advance(7 * 86400)
+            await #expect(throws: GatehouseError.invalidCredentials, "once due, it signs in no more") { try await core.signIn() }
+            #expect(try await core.deletion.purgeDue() == 1)
+            #expect(try await core.repository.user(id: core.user.id) == nil)
+            #expect(try await core.outbox.mails(to: CoreHarness.email, count: 3).last?.action == .accountDeleted)
+        }
+    }
 }

@@ -75,4 +75,32 @@ import Testing
             #expect(after.status == .seeOther && after.headers[.location]?.hasPrefix("/login") == true)
         }
     }
+
+    @Test func DA04_withAGracePeriodDeletionSignsOutEverywhereAndSigningInKeepsTheAccount() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test({ configuration in
+            EmailAccountTests.accountsOn(fixture)(&configuration)
+            configuration.accounts.deletionGraceDays = 14
+        }) { client in
+            let grant = try await client.grant()
+            #expect(try await Self.delete(client, grant.accessToken, #"{"password":"\#(Fixture.password)"}"#).status == .noContent)
+            #expect(try await client.me(grant.accessToken).status == .unauthorized, "every session ended")
+            let mail = try #require(try await fixture.mails(count: 1).first)
+            #expect(mail.action == "account_deletion_scheduled" && mail.subject.hasPrefix("Your Peated account will be deleted on "))
+            #expect(mail.text.contains("To keep it, sign in before then."))
+            #expect(try await client.login().status == .ok, "signing in within the grace period keeps the account")
+            let audit = try await fixture.storedText(["audit_events"])
+            #expect(audit.contains("account.deletion_scheduled") && audit.contains("account.deletion_cancelled"))
+
+            let signedIn = try await EmailCodeRouteTests.form(client, "/login", "email=user%40example.com&password=\(Fixture.password)")
+            let cookie = try #require(signedIn.headers[values: .setCookie].first { $0.hasPrefix("__Host-gatehouse-session=") })
+            let headers: HTTPFields = [
+                .contentType: "application/x-www-form-urlencoded", .cookie: "__Host-gatehouse-csrf=t0k3n; \(String(cookie.split(separator: ";")[0]))",
+            ]
+            let page = try await client.execute(
+                uri: "/home/delete", method: .post, headers: headers, body: ByteBuffer(string: "password=\(Fixture.password)&csrf=t0k3n")
+            )
+            #expect(String(buffer: page.body).contains("Sign in before then to keep it."))
+        }
+    }
 }

@@ -73,4 +73,37 @@ import Testing
             #expect(try await repositories[1].user(id: recent.id) != nil)
         }
     }
+
+    @Test(arguments: Engine.available)
+    func aScheduledDeletionIsFoundWhenDueAndRemovedOnlyWhileStillScheduled(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine, instances: 2) { repositories in
+            var due = UserRecord(email: "due@example.com", name: PersonName(full: "Due"), createdAt: Self.now)
+            var kept = UserRecord(email: "kept@example.com", name: PersonName(full: "Kept"), createdAt: Self.now)
+            var later = UserRecord(email: "later@example.com", name: PersonName(full: "Later"), createdAt: Self.now)
+            for user in [due, kept, later] {
+                try await repositories[0].createUser(
+                    user, identities: [IdentityRecord(userID: user.id, provider: .email, subject: user.email ?? "", verifiedAt: Self.now, createdAt: Self.now)],
+                    passwordHash: "hash"
+                )
+            }
+            due.deletionDueAt = Self.now.addingTimeInterval(60)
+            kept.deletionDueAt = Self.now.addingTimeInterval(30)
+            later.deletionDueAt = Self.now.addingTimeInterval(86400)
+            for user in [due, kept, later] { try await repositories[0].updateUser(user) }
+            #expect(try await repositories[1].user(id: due.id)?.deletionDueAt == due.deletionDueAt)
+            let found = try await repositories[1].usersDueForDeletion(at: Self.now.addingTimeInterval(3600), limit: 10)
+            #expect(found.map(\.id) == [kept.id, due.id], "due ones only, soonest first")
+            #expect(found.last?.email == "due@example.com")
+            // A sign-in keeps `kept` on one instance while the other purges.
+            kept.deletionDueAt = nil
+            try await repositories[0].updateUser(kept)
+            #expect(try await repositories[1].deleteUserIfDue(id: kept.id, at: Self.now.addingTimeInterval(3600)) == false)
+            #expect(try await repositories[1].deleteUserIfDue(id: later.id, at: Self.now.addingTimeInterval(3600)) == false, "not due yet")
+            #expect(try await repositories[1].deleteUserIfDue(id: due.id, at: Self.now.addingTimeInterval(3600)))
+            #expect(try await repositories[0].user(id: due.id) == nil)
+            #expect(try await repositories[0].identities(userID: due.id).isEmpty)
+            #expect(try await repositories[0].user(id: kept.id) != nil)
+            #expect(try await repositories[0].user(id: later.id) != nil)
+        }
+    }
 }

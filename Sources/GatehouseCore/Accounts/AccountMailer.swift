@@ -187,6 +187,7 @@ package struct AccountMailer: Sendable {
         case .emailInUseNotice: (.noticeEmailInUseSubject, .noticeEmailInUseBody, .signInLink)
         case .emailChangedNotice: (.noticeEmailChangedSubject, .noticeEmailChangedBody, .noticeNotMe)
         case .newDeviceNotice: (.noticeNewDeviceSubject, .noticeNewDeviceBody, .noticeNotMe)
+        case .deletionScheduled: (.mailDeletionScheduledSubject, .mailDeletionScheduledBody, .signInLink)
         }
         let link: String? = switch action {
         case .signUp, .verify: secret.map { "\(publicURL)/verify-email?token=\($0.token)" }
@@ -202,7 +203,7 @@ package struct AccountMailer: Sendable {
             "\(publicURL)/forgot-password"
         // A page with the change and its buttons (confirm; cancel, from the current address).
         case .emailChangeNew, .emailChangeCurrent: secret.map { "\(publicURL)/email-change?token=\($0.token)" }
-        case .emailInUseNotice: "\(publicURL)/login"
+        case .emailInUseNotice, .deletionScheduled: "\(publicURL)/login"
         // "This wasn't me": puts the address back, ends every session, opens a reset.
         case .emailChangedNotice: secret.map { "\(publicURL)/email-change/revert?token=\($0.token)" }
         }
@@ -222,7 +223,8 @@ package struct AccountMailer: Sendable {
         case .signUp: .mailSignUpIgnore
         case .verify, .recovery, .existingAccount, .reauthentication, .signInCode, .emailChangeNew: .mailIgnore
         case .recoveryCodeUsed, .accountDeleted, .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice,
-             .passkeyAddedNotice, .emailChangeCurrent, .emailInUseNotice, .emailChangedNotice, .newDeviceNotice:
+             .passkeyAddedNotice, .emailChangeCurrent, .emailInUseNotice, .emailChangedNotice, .newDeviceNotice,
+             .deletionScheduled:
             .noticeFooter
         }
     }

@@ -33,7 +33,8 @@ package struct SecurityNotices: EventSink {
         case .signInSucceeded, .signInRefused, .sessionEnded, .signedUp, .emailVerified, .passkeyRemoved, .passkeyCloneWarning,
              .signInThrottled, .messageSent, .identityLinked, .identityUnlinked, .providerNotice, .requestThrottled,
              .signUpOfExistingAccount, .passwordChangeRefused, .administered, .factorEnrolled, .recoveryCodeUsed,
-             .recoveryCodesRegenerated, .stepUpRefused, .accountDeleted, .emailChangeRequested, .emailChanged, .emailChangeReverted:
+             .recoveryCodesRegenerated, .stepUpRefused, .accountDeleted, .emailChangeRequested, .emailChanged, .emailChangeReverted,
+             .accountDeletionScheduled, .accountDeletionCancelled:
             nil
         }
     }

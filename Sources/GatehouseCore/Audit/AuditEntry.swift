@@ -91,6 +91,8 @@ extension AuditEntry {
         case .emailChangeRequested(let userID): (kind, self.userID) = (.emailChangeRequested, userID)
         case .emailChanged(let userID): (kind, self.userID) = (.emailChanged, userID)
         case .emailChangeReverted(let userID): (kind, self.userID) = (.emailChangeReverted, userID)
+        case .accountDeletionScheduled(let userID): (kind, self.userID) = (.accountDeletionScheduled, userID)
+        case .accountDeletionCancelled(let userID): (kind, self.userID) = (.accountDeletionCancelled, userID)
         }
         type = kind.rawValue
     }

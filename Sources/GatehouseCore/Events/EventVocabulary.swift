@@ -185,4 +185,6 @@ public enum AuditEventType: String, Sendable, Equatable, CaseIterable {
     case emailChangeRequested = "account.email_change_requested"
     case emailChanged = "account.email_changed"
     case emailChangeReverted = "account.email_change_reverted"
+    case accountDeletionScheduled = "account.deletion_scheduled"
+    case accountDeletionCancelled = "account.deletion_cancelled"
 }

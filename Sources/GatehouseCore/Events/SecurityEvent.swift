@@ -65,6 +65,10 @@ public enum SecurityEvent: Sendable, Equatable {
     case emailChanged(userID: String)
     /// The old address's "This wasn't me" put it back.
     case emailChangeReverted(userID: String)
+    /// The owner deleted the account with a grace period (`accounts.deletionGraceDays`).
+    case accountDeletionScheduled(userID: String)
+    /// A sign-in within the grace period kept the account.
+    case accountDeletionCancelled(userID: String)
 }
 
 /// Why a sign-in the limits admitted was refused.

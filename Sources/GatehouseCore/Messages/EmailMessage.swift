@@ -39,6 +39,8 @@ public struct EmailMessage: Sendable, Equatable, Codable {
         case emailChangedNotice = "email_changed_notification"
         /// A sign-in from a device and address not seen lately (`notifications.newDevice`).
         case newDeviceNotice = "new_sign_in_notification"
+        /// The owner deleted the account with a grace period: it goes on `{date}` unless they sign in.
+        case deletionScheduled = "account_deletion_scheduled"
 
         /// What the audit log says the mail was for.
         public var purpose: MessagePurpose {
@@ -50,7 +52,7 @@ public struct EmailMessage: Sendable, Equatable, Codable {
             case .reauthentication: .reauthentication
             case .recoveryCodeUsed: .recoveryCodeUsed
             case .signInCode: .signInCode
-            case .accountDeleted: .accountDeleted
+            case .accountDeleted, .deletionScheduled: .accountDeleted
             case .emailChangeNew, .emailChangeCurrent: .emailChange
             case .passwordChangedNotice, .passwordResetNotice, .factorAddedNotice, .factorRemovedNotice, .passkeyAddedNotice, .emailInUseNotice,
                  .emailChangedNotice, .newDeviceNotice:

@@ -48,3 +48,16 @@ extension ServiceContext {
         return address
     }
 }
+
+extension ServiceContext {
+    /// Keeps an account its owner deleted with a grace period: a sign-in before it ends cancels
+    /// the deletion (issue 39, `accounts.deletionGraceDays`).
+    func keepScheduledAccount(_ user: UserRecord, client: ClientInfo) async throws -> UserRecord {
+        var user = user
+        user.deletionDueAt = nil
+        try await users.updateUser(user)
+        logger.notice("Account kept: a sign-in cancelled its scheduled deletion", metadata: ["user.id": "\(user.id)"])
+        report(.accountDeletionCancelled(userID: user.id), client: client)
+        return user
+    }
+}

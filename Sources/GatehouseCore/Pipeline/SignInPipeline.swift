@@ -108,7 +108,16 @@ public final class SignInPipeline: Sendable {
             context.report(.signInRefused(account: attempt.account, method: grant.method, reason: .invalidCredentials), client: client)
             throw GatehouseError.invalidCredentials
         }
-        let user = verified.user
+        var user = verified.user
+        if let due = user.deletionDueAt {
+            // Deleted by its owner: gone once the grace period is over, kept by signing in before.
+            guard due > now else {
+                try await limiter.recordFailure(attempt, now: now)
+                context.report(.signInRefused(account: attempt.account, method: grant.method, reason: .invalidCredentials), client: client)
+                throw GatehouseError.invalidCredentials
+            }
+            user = try await context.keepScheduledAccount(user, client: client)
+        }
         guard !user.isLocked(at: now) else {
             logger.notice("Sign-in refused", metadata: [
                 "reason": "account_locked", "user.id": "\(user.id)", "client.address": "\(client.address)",

@@ -18,6 +18,9 @@ public struct UserRecord: Sendable, Equatable {
     public var email: String?
     /// A guest account (issue 39): no identity yet. Adding any way in keeps it, with its id.
     public var isAnonymous: Bool
+    /// When the owner's deletion takes effect (`accounts.deletionGraceDays`); a sign-in before
+    /// then keeps the account. `nil`: not scheduled.
+    public var deletionDueAt: Date?
 
     public init(
         id: String = UUID().uuidString.lowercased(), email: String?, name: PersonName,

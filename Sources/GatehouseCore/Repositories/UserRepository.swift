@@ -40,6 +40,11 @@ public protocol UserRepository: Sendable {
     /// Removes guest accounts (no identity) made before `date` with no session seen since;
     /// one statement. Returns how many.
     func removeGuests(unusedSince date: Date) async throws -> Int
+    /// Accounts whose scheduled deletion is due at `date`, soonest first, at most `limit`.
+    func usersDueForDeletion(at date: Date, limit: Int) async throws -> [UserRecord]
+    /// Removes the account as ``deleteUser(id:)`` does, in one statement, only if its deletion is
+    /// still scheduled and due at `date` (a sign-in that kept it wins); returns whether it went.
+    func deleteUserIfDue(id: String, at date: Date) async throws -> Bool
 }
 
 extension UserRepository {

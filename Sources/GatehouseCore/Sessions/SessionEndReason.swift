@@ -34,6 +34,8 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
     case steppedUp = "stepped_up"
     /// The account's email changed (or was put back): every session but the requester's ends.
     case emailChanged = "email_changed"
+    /// The owner deleted the account with a grace period: every session ends until a sign-in keeps it.
+    case deletionScheduled = "deletion_scheduled"
 
     /// The reason a logout of `scope` records.
     package init(logout scope: LogoutScope) {
@@ -50,7 +52,7 @@ public enum SessionEndReason: String, Sendable, CaseIterable {
         case .refreshTokenReused: .reused
         case .accountLocked, .banned: .accountLocked
         case .logoutLocal, .logoutGlobal, .logoutOthers, .passwordChanged, .accountRecovered, .webSessionReplaced, .idleTimeout,
-             .signedOutFromDeviceList, .endedByOperator, .steppedUp, .providerRevoked, .emailChanged:
+             .signedOutFromDeviceList, .endedByOperator, .steppedUp, .providerRevoked, .emailChanged, .deletionScheduled:
             .sessionRevoked
         }
     }

@@ -30,6 +30,7 @@ public func buildApplication(
     let sinks = [configuration.events, audit].compactMap { $0 }
     composed.events = sinks.count > 1 ? EventFanOut(sinks) : sinks.first
     let router: Router<GatehouseRequestContext>
+    let services: GatehouseServices
     do {
         // Migrated (or checked) before the routes are built: the services read server secrets from the schema.
         if configuration.migrateOnStart {
@@ -37,7 +38,7 @@ public func buildApplication(
         } else {
             try await repository.requireCurrentSchema()
         }
-        router = try await buildRouter(composed, repository: repository, deliveries: deliveries, logger: logger)
+        (router, services) = try await buildRouterAndServices(composed, repository: repository, deliveries: deliveries, logger: logger)
     } catch {
         try? await storage.close()
         throw error
@@ -46,13 +47,15 @@ public func buildApplication(
     let metrics = configuration.metrics.map { endpoint in
         MetricsServer.make(endpoint, sessions: repository, clock: clock, logger: logger) as any Service
     }
+    // Accounts their owners deleted with a grace period go once it is over.
+    let purge = configuration.accounts.deletionGraceDays > 0 ? AccountPurge(deletion: services.deletion, logger: logger) as any Service : nil
     let app = Application(
         router: router,
         server: try serverBuilder(configuration),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
         // Services stop in reverse after the server: the metrics listener, then the audit log
         // writes what is left (its forwards joining the queue), then the queue drains, then storage closes.
-        services: [storage, storage.changeFeed, deliveries] + [audit as (any Service)?, metrics].compactMap { $0 },
+        services: [storage, storage.changeFeed, deliveries] + [audit as (any Service)?, metrics, purge].compactMap { $0 },
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )

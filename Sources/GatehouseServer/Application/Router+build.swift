@@ -24,6 +24,17 @@ public func buildRouter(
     deliveries: DeliveryQueue? = nil,
     logger: Logger
 ) async throws -> Router<GatehouseRequestContext> {
+    try await buildRouterAndServices(configuration, repository: repository, deliveries: deliveries, logger: logger).router
+}
+
+/// ``buildRouter(_:repository:deliveries:logger:)``, with the services it composed, for the
+/// application's background work (the purge of accounts whose grace period is over).
+package func buildRouterAndServices(
+    _ configuration: GatehouseConfiguration,
+    repository: some GatehouseRepository,
+    deliveries: DeliveryQueue? = nil,
+    logger: Logger
+) async throws -> (router: Router<GatehouseRequestContext>, services: GatehouseServices) {
     let composition = try await GatehouseServices.compose(configuration, repository: repository, deliveries: deliveries, logger: logger)
     let services = composition.services, pipeline = services.pipeline
     let router = Router(context: GatehouseRequestContext.self)
@@ -71,5 +82,5 @@ public func buildRouter(
         try JSONBody.response(try await composition.keys.jwks())
     }
     router.get("/health") { _, _ in try JSONBody.response(["status": "ok"]) }
-    return router
+    return (router, services)
 }

@@ -14,11 +14,15 @@ public struct AccountOptions: Equatable, Sendable {
     public var passwordMinimumLength: Int
     /// Days a guest account (`signIn.methods` lists `anonymous`) lives without being used (30).
     public var anonymousRetentionDays: Int
+    /// Days between an owner deleting their account and its removal (0: at once); a sign-in
+    /// within them keeps it.
+    public var deletionGraceDays: Int
 
     public init(
         signUp: Bool = false, passwordReset: Bool = false, requireVerifiedEmail: Bool = false, passwordMinimumLength: Int = 8,
-        anonymousRetentionDays: Int = 30
+        anonymousRetentionDays: Int = 30, deletionGraceDays: Int = 0
     ) {
+        self.deletionGraceDays = deletionGraceDays
         self.signUp = signUp
         self.passwordReset = passwordReset
         self.requireVerifiedEmail = requireVerifiedEmail
@@ -31,7 +35,9 @@ public struct AccountOptions: Equatable, Sendable {
 }
 
 extension AccountOptions: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case signUp, passwordReset, requireVerifiedEmail, passwordMinimumLength, anonymousRetentionDays }
+    enum CodingKeys: String, CodingKey, CaseIterable { case signUp, passwordReset, requireVerifiedEmail, passwordMinimumLength, anonymousRetentionDays
+        case deletionGraceDays
+    }
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
@@ -42,8 +48,12 @@ extension AccountOptions: Codable {
             passwordReset: try container.decodeIfPresent(Bool.self, forKey: .passwordReset) ?? defaults.passwordReset,
             requireVerifiedEmail: try container.decodeIfPresent(Bool.self, forKey: .requireVerifiedEmail) ?? defaults.requireVerifiedEmail,
             passwordMinimumLength: try container.decodeIfPresent(Int.self, forKey: .passwordMinimumLength) ?? defaults.passwordMinimumLength,
-            anonymousRetentionDays: try container.decodeIfPresent(Int.self, forKey: .anonymousRetentionDays) ?? defaults.anonymousRetentionDays
+            anonymousRetentionDays: try container.decodeIfPresent(Int.self, forKey: .anonymousRetentionDays) ?? defaults.anonymousRetentionDays,
+            deletionGraceDays: try container.decodeIfPresent(Int.self, forKey: .deletionGraceDays) ?? defaults.deletionGraceDays
         )
+        guard (0...365).contains(deletionGraceDays) else {
+            throw DecodingError.dataCorruptedError(forKey: .deletionGraceDays, in: container, debugDescription: "must be 0 to 365 days")
+        }
         guard (1...3650).contains(anonymousRetentionDays) else {
             throw DecodingError.dataCorruptedError(forKey: .anonymousRetentionDays, in: container, debugDescription: "must be 1 to 3650 days")
         }

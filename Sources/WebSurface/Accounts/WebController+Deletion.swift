@@ -24,8 +24,9 @@ extension WebController {
         if let password, password.isEmpty {
             return try await deletionPage(principal, error: messages.text(.passwordRequired), banner: nil, status: .unprocessableContent)
         }
+        let due: Date?
         do {
-            try await services.deletion.deleteAccount(principal, password: password, from: context.client)
+            due = try await services.deletion.deleteAccount(principal, password: password, from: context.client)
         } catch GatehouseError.invalidCredentials {
             return try await deletionPage(principal, error: messages.text(.deleteAccountWrongPassword), banner: nil, status: .unauthorized)
         } catch GatehouseError.reauthenticationRequired {
@@ -39,7 +40,9 @@ extension WebController {
         }
         let csrf = WebCookies.newToken()
         let page = AccountPage(
-            title: messages.text(.accountDeletedTitle), notice: messages.text(.accountDeletedBody, ["app": configuration.appName]),
+            title: messages.text(.accountDeletedTitle),
+            notice: due.map { messages.text(.accountDeletionScheduledBody, ["app": configuration.appName, "date": $0.formatted(date: .long, time: .omitted)]) }
+                ?? messages.text(.accountDeletedBody, ["app": configuration.appName]),
             noticeIsSuccess: true, action: "", submit: "", showForm: false,
             links: [.init(id: "signin-link", text: messages.text(.signInLink), href: "/login")]
         )

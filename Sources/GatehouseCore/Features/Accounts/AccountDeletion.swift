@@ -30,7 +30,9 @@ package struct AccountDeletion: Sendable {
     /// Deletes the signed-in account once it is proved again (see the type's discussion).
     /// - Parameter password: the account's password; without one, the session must be a sign-in
     ///   of the last five minutes.
-    package func deleteAccount(_ principal: Principal, password: String?, from client: ClientInfo) async throws {
+    /// - Returns: when the account goes, where the app keeps it for a grace period; `nil` when it went now.
+    @discardableResult
+    package func deleteAccount(_ principal: Principal, password: String?, from client: ClientInfo) async throws -> Date? {
         if let password { try PasswordShape.check(password) }
         try await context.requireStepUp(principal)
         let user = principal.user
@@ -44,16 +46,62 @@ package struct AccountDeletion: Sendable {
                 throw GatehouseError.reauthenticationRequired
             }
         }
+        if context.settings.accounts.deletionGraceDays > 0 {
+            return try await schedule(user, from: client)
+        }
+        try await remove(user, from: client)
+        return nil
+    }
+
+    /// Removes the account now: provider grants first, then the cascade, then its mail's secrets.
+    private func remove(_ user: UserRecord, from client: ClientInfo?, ifDue: Bool = false) async throws {
         try await beforeDeleting(user)
-        guard try await context.users.deleteUser(id: user.id) else { throw GatehouseError.sessionEnded }
+        let removed = ifDue ? try await context.users.deleteUserIfDue(id: user.id, at: now) : try await context.users.deleteUser(id: user.id)
+        guard removed else { throw GatehouseError.sessionEnded }
         if let email = user.email, let mail {
             for purpose in [OneTimeSecretPurpose.emailVerification, .passwordReset, .emailSignIn, .reauthentication] {
                 if let secret = try await mail.secrets.secret(purpose, target: email) { try await mail.secrets.deleteSecret(purpose, id: secret.id) }
             }
             mail.send(mail.compose(.accountDeleted, to: email, secret: nil), for: client, now: now)
         }
-        context.logger.notice("Account deleted by its owner", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
-        context.report(.accountDeleted(userID: user.id), client: client)
+        context.logger.notice("Account deleted by its owner", metadata: ["user.id": "\(user.id)", "client.address": "\(client?.address ?? "-")"])
+        context.report(.accountDeleted(userID: user.id), address: client?.address, device: client.map { DeviceLabel.make(userAgent: $0.userAgent) })
+    }
+
+    /// Deletes the account after the app's grace period: every session ends now, the owner is
+    /// mailed the date, and a sign-in before then keeps it (``ServiceContext/keepScheduledAccount(_:client:)``).
+    private func schedule(_ user: UserRecord, from client: ClientInfo) async throws -> Date {
+        var user = user
+        let due = now.addingTimeInterval(TimeInterval(context.settings.accounts.deletionGraceDays) * 86400)
+        user.deletionDueAt = due
+        try await context.users.updateUser(user)
+        _ = try await context.sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .deletionScheduled)
+        if let email = user.email, let mail {
+            let date = due.formatted(date: .long, time: .omitted)
+            mail.send(mail.compose(.deletionScheduled, to: email, secret: nil, extra: ["date": date]), for: client, now: now)
+        }
+        context.logger.notice("Account deletion scheduled by its owner", metadata: ["user.id": "\(user.id)", "due": "\(due)"])
+        context.report(.accountDeletionScheduled(userID: user.id), client: client)
+        return due
+    }
+
+    /// When the signed-in account's deletion would take effect: now, or after the grace period.
+    package var graceDays: Int { context.settings.accounts.deletionGraceDays }
+
+    /// Removes the accounts whose grace period is over (a sign-in that kept one wins the race);
+    /// returns how many went. Run hourly by the server.
+    @discardableResult
+    package func purgeDue(limit: Int = 100) async throws -> Int {
+        var removed = 0
+        for user in try await context.users.usersDueForDeletion(at: now, limit: limit) {
+            do {
+                try await remove(user, from: nil, ifDue: true)
+                removed += 1
+            } catch GatehouseError.sessionEnded {
+                continue
+            }
+        }
+        return removed
     }
 
     /// Whether the account has a password to prove (the confirmation asks for it then).
