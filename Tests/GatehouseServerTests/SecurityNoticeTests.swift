@@ -93,4 +93,27 @@ import Testing
             #expect(try quiet.mails().isEmpty, "off unless the app file asks")
         }
     }
+
+    @Test func SN04_aPasswordSetThroughTheAdminAPITellsTheOwner() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test({ configuration in
+            EmailAccountTests.accountsOn(fixture)(&configuration)
+            configuration.supabaseAnonKey = SupabaseRouteTests.anonKey
+            configuration.serviceRoleKey = AdminAPITests.serviceRoleKey
+        }) { client in
+            let listed = try await client.execute(uri: "/auth/v1/admin/users", method: .get, headers: AdminAPITests.admin)
+            let users = try #require(try GraphQLRouteTests.json(listed)["users"] as? [[String: Any]])
+            let id = try #require(users.first?["id"] as? String)
+            var headers = AdminAPITests.admin
+            headers[.contentType] = "application/json"
+            let updated = try await client.execute(
+                uri: "/auth/v1/admin/users/\(id)", method: .put, headers: headers, body: ByteBuffer(string: #"{"password":"an operator's passphrase"}"#)
+            )
+            #expect(updated.status == .ok)
+            let notice = try #require(try await fixture.mails(count: 1).first)
+            #expect(notice.to == Fixture.email && notice.action == "password_changed_notification")
+            let audit = try await fixture.storedText(["audit_events"])
+            #expect(audit.contains("admin.set_password") && audit.contains("admin.update"))
+        }
+    }
 }

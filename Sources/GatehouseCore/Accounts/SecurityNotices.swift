@@ -30,6 +30,8 @@ package struct SecurityNotices: EventSink {
         case .factorVerified(let userID, _): (.factorAddedNotice, userID)
         case .factorRemoved(let userID, _, _): (.factorRemovedNotice, userID)
         case .passkeyAdded(let userID, _): (.passkeyAddedNotice, userID)
+        // An operator set the password (the admin API): its owner hears of it as of a change.
+        case .administered(_, .setPassword, let userID): (.passwordChangedNotice, userID)
         case .signInSucceeded, .signInRefused, .sessionEnded, .signedUp, .emailVerified, .passkeyRemoved, .passkeyCloneWarning,
              .signInThrottled, .messageSent, .identityLinked, .identityUnlinked, .providerNotice, .requestThrottled,
              .signUpOfExistingAccount, .passwordChangeRefused, .administered, .factorEnrolled, .recoveryCodeUsed,

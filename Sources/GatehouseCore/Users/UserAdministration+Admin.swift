@@ -68,6 +68,8 @@ extension UserAdministration {
         }
         if let ban = change.ban { try await self.ban(user, ban, at: now) }
         let updated = try await account(.id(user.id))
+        // A new password is its own audited act, which also tells the owner (a security notice).
+        if change.password != nil { reported(.setPassword, updated) }
         return reported(.update, updated)
     }
 

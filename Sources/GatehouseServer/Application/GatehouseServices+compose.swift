@@ -17,6 +17,8 @@ extension GatehouseServices {
         let services: GatehouseServices
         let keys: KeyRing
         let hasher: PasswordHasher
+        /// Where events go: the caller's sinks and the security notices.
+        let events: (any EventSink)?
     }
 
     /// Builds keys, tokens and hashing, then each feature service only when its settings are
@@ -102,7 +104,7 @@ extension GatehouseServices {
             deletion: AccountDeletion(context: context, mail: mail) { user in try await providers?.revokeGrants(userID: user.id) },
             emailChange: mail.map { EmailChange(context: context, mail: $0) }
         )
-        return Composition(services: services, keys: keys, hasher: hasher)
+        return Composition(services: services, keys: keys, hasher: hasher, events: events)
     }
 }
 

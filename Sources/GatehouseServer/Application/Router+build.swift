@@ -64,7 +64,7 @@ package func buildRouterAndServices(
     if let serviceRoleKey = configuration.serviceRoleKey {
         var admin = UserAdministration(
             repository: repository, numbers: LibPhoneNumber(), hasher: composition.hasher, rules: configuration.login.rules,
-            clock: configuration.clock, events: configuration.events, actor: .serviceRole, passwordPolicy: services.passwordPolicy
+            clock: configuration.clock, events: composition.events, actor: .serviceRole, passwordPolicy: services.passwordPolicy
         )
         if let providers = services.providers { admin.beforeDeleting = { try await providers.revokeGrants(userID: $0.id) } }
         GoTrueAdminController(admin: admin, serviceRoleKey: serviceRoleKey, offersFactors: services.factors != nil).addRoutes(to: router)
