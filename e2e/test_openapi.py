@@ -18,7 +18,7 @@ from google_provider import GoogleServer, Provider
 from phone_pages import PhoneServer
 
 PHONE_OPERATIONS = ["phoneCountries", "sendPhoneCode", "resendPhoneCode", "registerPhone", "verifyPhoneCode",
-                    "supabaseOTP", "supabaseVerify"]
+                    "supabaseOTP", "supabaseVerify", "addPhone", "verifyAddPhone"]
 # Served when a provider is configured: fuzzed against Peated's server with oidc-provider-mock
 # as Google (Apple is listed there but not configured: its routes answer 404, as documented).
 GOOGLE_OPERATIONS = ["googleSignIn", "googleSignInAPI", "googleFlowToken", "providerStart", "providerCallback",

@@ -52,12 +52,19 @@ extension GoTrueController {
     /// current password, or once from the session a recovery link opened in the last 30
     /// minutes; otherwise 400 `reauthentication_needed`. Every other session ends.
     /// `PUT /user {"email"}`: starts a secure email change (both addresses confirm with
-    /// `verify type=email_change`); the user answered carries `new_email`. Nothing else is updated.
+    /// `verify type=email_change`); the user answered carries `new_email`. `PUT /user {"phone"}`:
+    /// an SMS code that `verify type=phone_change` takes to add or change the phone (how a guest
+    /// keeps its account with a phone). Nothing else is updated.
     @Sendable package func updateUser(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let body = try await JSONBody.decode(GoTrueUpdateUserRequest.self, from: request, context: context)
         if let email = body.email, body.password == nil, body.phone == nil, body.data == nil, body.nonce == nil {
             _ = try await services.emailChanges().request(principal, newEmail: email, password: body.currentPassword, from: context.client)
+            return try await userResponse(id: principal.user.id, fallback: principal.user)
+        }
+        if let phone = body.phone, body.password == nil, body.email == nil, body.data == nil, body.nonce == nil {
+            // GoTrue's phone change: an SMS code that `verify type=phone_change` takes.
+            _ = try await services.phoneCodes().sendAddPhoneCode(principal, phone: phone, country: nil, from: context.client)
             return try await userResponse(id: principal.user.id, fallback: principal.user)
         }
         guard let password = body.password, body.email == nil, body.phone == nil, body.data == nil else {

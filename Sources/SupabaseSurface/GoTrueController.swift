@@ -89,8 +89,8 @@ package struct GoTrueController {
     }
 
     /// `POST /verify`: `type` `sms` (a phone's current code), `signup` or `email` (a verification
-    /// mail's code or token hash), `recovery` (a reset mail's, which signs in for `PUT /user`) or
-    /// `email_change` (either address of a pending change).
+    /// mail's code or token hash), `recovery` (a reset mail's, which signs in for `PUT /user`),
+    /// `email_change` (either address of a pending change) or `phone_change` (an added phone's code).
     @Sendable package func verify(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(GoTrueVerifyRequest.self, from: request, context: context)
         switch body.type {
@@ -121,8 +121,13 @@ package struct GoTrueController {
                 guard let user = try await services.profiles.account(id: userID) else { throw GatehouseError.linkExpired }
                 return try await userResponse(id: userID, fallback: user)
             }
+        case "phone_change":
+            guard let phone = body.phone, let token = body.token else { throw GoTrueError.validationFailed("Verify requires a phone and a token") }
+            let phoneCodes = try services.phoneCodes()
+            let user = try await phoneCodes.verifyAddPhoneCode(try await phoneCodes.currentPhoneCode(phone), code: token, from: context.client)
+            return try await userResponse(id: user.id, fallback: user)
         default:
-            throw GoTrueError.validationFailed("Verify supports the types sms, signup, email, magiclink, recovery and email_change")
+            throw GoTrueError.validationFailed("Verify supports the types sms, signup, email, magiclink, recovery, email_change and phone_change")
         }
     }
 

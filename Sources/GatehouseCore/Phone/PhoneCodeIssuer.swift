@@ -89,7 +89,8 @@ package struct PhoneCodeIssuer: Sendable {
     /// without get the same answer in the same time, and a failure is logged, never answered.
     /// Otherwise it is sent inside the request, and a failure is 503 `sms_unavailable`.
     package func issue(
-        to phone: PhoneNumber, purpose: PhoneCodePurpose, name: String?, deliver: Bool, address: String? = nil, now: Date
+        to phone: PhoneNumber, purpose: PhoneCodePurpose, name: String?, userID: String? = nil, deliver: Bool, address: String? = nil,
+        now: Date
     ) async throws -> PhoneCodeSent {
         let queued = policy.silentAccountCheck && deliveries != nil
         if deliver, !queued, let wait = try await dispatch.spendBudget(now: now) { throw GatehouseError.smsUnavailable(retryAfter: wait) }
@@ -97,7 +98,7 @@ package struct PhoneCodeIssuer: Sendable {
         let id = RefreshToken.generate(prefix: "ghv_")
         let record = PhoneCodeRecord(
             id: id, phone: phone.e164, purpose: purpose, name: name, codeMAC: self.code.mac(id: id, code: code), createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(policy.codeLifetime)), attempts: 0
+            expiresAt: now.addingTimeInterval(TimeInterval(policy.codeLifetime)), attempts: 0, userID: userID
         )
         try await codes.putPhoneCode(record)
         if deliver {

@@ -31,6 +31,8 @@ public struct PhoneCodeRecord: Sendable, Equatable {
     public var purpose: PhoneCodePurpose
     /// The name for a registration.
     public var name: String?
+    /// The account an ``PhoneCodePurpose/addPhone`` code adds the phone to.
+    public var userID: String?
     /// Hex HMAC-SHA256 of the id and the code.
     public var codeMAC: String
     public var createdAt: Date
@@ -40,8 +42,9 @@ public struct PhoneCodeRecord: Sendable, Equatable {
 
     public init(
         id: String, phone: String, purpose: PhoneCodePurpose, name: String?, codeMAC: String, createdAt: Date, expiresAt: Date,
-        attempts: Int = 0, consumedAt: Date? = nil
+        attempts: Int = 0, consumedAt: Date? = nil, userID: String? = nil
     ) {
+        self.userID = userID
         self.id = id
         self.phone = phone
         self.purpose = purpose
@@ -58,4 +61,7 @@ public struct PhoneCodeRecord: Sendable, Equatable {
 public enum PhoneCodePurpose: String, Sendable {
     case signIn = "sign_in"
     case register
+    /// Adds (or changes) the phone of a signed-in account, ``PhoneCodeRecord/userID`` (issue 39);
+    /// it never signs in.
+    case addPhone = "add_phone"
 }

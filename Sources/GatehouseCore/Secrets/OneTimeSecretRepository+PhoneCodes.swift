@@ -33,13 +33,14 @@ extension PhoneCodeRecord {
     private struct Fields: Codable {
         var purpose: String
         var name: String?
+        var userID: String?
     }
 
     /// The record as the one store keeps it.
     package var secret: OneTimeSecret {
         OneTimeSecret(
             purpose: .phoneCode, id: id, target: phone, secretMAC: codeMAC,
-            data: (try? JSONEncoder().encode(Fields(purpose: purpose.rawValue, name: name))) ?? Data("{}".utf8),
+            data: (try? JSONEncoder().encode(Fields(purpose: purpose.rawValue, name: name, userID: userID))) ?? Data("{}".utf8),
             attempts: attempts, createdAt: createdAt, expiresAt: expiresAt, consumedAt: consumedAt
         )
     }
@@ -52,7 +53,7 @@ extension PhoneCodeRecord {
         self.init(
             id: secret.id, phone: secret.target, purpose: PhoneCodePurpose(rawValue: fields.purpose) ?? .signIn, name: fields.name,
             codeMAC: mac, createdAt: secret.createdAt, expiresAt: secret.expiresAt, attempts: secret.attempts,
-            consumedAt: secret.consumedAt
+            consumedAt: secret.consumedAt, userID: fields.userID
         )
     }
 }

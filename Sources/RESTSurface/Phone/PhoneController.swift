@@ -23,6 +23,7 @@ package struct PhoneController {
         router.post("/api/auth/phone/otp/resend", use: resend)
         router.post("/api/auth/phone/register", use: register)
         router.post("/api/auth/phone/verify", use: verify)
+        addPhoneRoutes(to: router)
     }
 
     @Sendable package func countries(_ request: Request, context: GatehouseRequestContext) async throws -> Response {

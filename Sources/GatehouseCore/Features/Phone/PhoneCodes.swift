@@ -59,6 +59,10 @@ package struct PhoneCodes: Sendable {
         guard verificationID.utf8.count <= 64 else { throw GatehouseError.invalidRequest("verification_id must be at most 64 bytes") }
         guard let record = try await issuer.codes.phoneCode(id: verificationID), let number = issuer.numbers.parse(record.phone, region: "")
         else { throw GatehouseError.codeRejected(.expired) }
+        if record.purpose == .addPhone {
+            try await issuer.admitSend(to: number.e164, from: client, now: now)
+            return try await issuer.issue(to: number, purpose: .addPhone, name: nil, userID: record.userID, deliver: true, address: client.address, now: now)
+        }
         return try await sendPhoneCode(to: number, purpose: record.purpose, name: record.name, from: client)
     }
 
@@ -82,6 +86,8 @@ package struct PhoneCodes: Sendable {
             if account != nil, !issuer.policy.silentAccountCheck { throw GatehouseError.phoneTaken }
         case .signIn:
             break
+        case .addPhone:
+            throw GatehouseError.invalidRequest("a phone is added by a signed-in account")
         }
         let sent = try await issuer.issue(
             to: number, purpose: purpose, name: name, deliver: deliver, address: client.address, now: now
@@ -117,6 +123,9 @@ package struct PhoneCodes: Sendable {
             }
             context.logger.info("Account registered", metadata: ["user.id": "\(user.id)", "method": "phone"])
             return user
+        case .addPhone:
+            // An added phone's code proves the phone for its account; it never signs anyone in.
+            throw GatehouseError.codeRejected(.expired)
         }
     }
 
