@@ -54,14 +54,16 @@ class Server:
 
     instances = []
 
-    def __init__(self, config="000-generic", extra=(), limits=ROOMY_LIMITS, environment=None, port=None):
+    def __init__(self, config="000-generic", extra=(), limits=ROOMY_LIMITS, environment=None, port=None, database=None):
         self.folder = tempfile.mkdtemp(prefix="gatehouse-e2e-")
-        self.database = os.path.join(self.folder, "e2e.sqlite")
+        # A database of the test's own (a restored backup) keeps its accounts; a new one gets the demo account.
+        self.database = database or os.path.join(self.folder, "e2e.sqlite")
         self.port = port or free_port()
         scheme = "https" if "--tls-cert" in extra else "http"
         self.url = f"{scheme}://localhost:{self.port}"
         Server.instances.append(self)
-        self.create_user(EMAIL, NAME, PASSWORD)
+        if database is None:
+            self.create_user(EMAIL, NAME, PASSWORD)
         # An example's name, or a path to an app file of the test's own.
         config_path = pathlib.Path(config) if config.endswith(".json") else ROOT / "examples" / config / "gatehouse.json"
         # Account mail goes to this server's own outbox unless the test names a sender.

@@ -36,8 +36,15 @@ public final class SQLiteDatabase: Service, Sendable {
             throw error
         }
         sql = connection.sql()
-        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {
-            try await sql.raw(SQLQueryString(pragma)).run()
+        do {
+            for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {
+                try await sql.raw(SQLQueryString(pragma)).run()
+            }
+        } catch {
+            // A file that is not a database fails here: closed, so the connection never outlives it.
+            try? await connection.close()
+            try? await thread.shutdownGracefully()
+            throw error
         }
     }
 
