@@ -13,8 +13,11 @@ cd "$(dirname "$0")/.."
 # The scale-out tests need a private PostgreSQL; start one unless a caller already did.
 if [ -z "${GATEHOUSE_TEST_POSTGRES_URL:-}" ]; then exec ./scripts/with-postgres.sh "$0" "$@"; fi
 ./e2e/prepare.sh
-swift build --product gatehouse
-swift build --product gatehouse-server
+# scripts/test.sh built everything already (E2E_PREBUILT=1); run alone, build what the suite runs.
+if [ -z "${E2E_PREBUILT:-}" ] || [ ! -x .build/debug/gatehouse ] || [ ! -x .build/debug/gatehouse-server ]; then
+  swift build --product gatehouse
+  swift build --product gatehouse-server
+fi
 OIDC_MOCK_PYTHON=$(./scripts/oidc-provider.sh)
 export OIDC_MOCK_PYTHON
 export GATEHOUSE_BIN="$PWD/.build/debug/gatehouse" AXE_JS="$PWD/.build-e2e/axe.min.js"

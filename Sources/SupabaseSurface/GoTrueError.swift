@@ -72,7 +72,7 @@ extension GoTrueError {
         case .featureNotOffered(.emailChange): self.init(.unprocessableContent, .validationFailed, "Email change is disabled")
         case .passkeyRejected(let failure): self.init(.badRequest, .validationFailed, failure == .unknownCredential ? "Passkey not found" : "Passkey verification failed")
         case .passkeyTaken: self.init(.unprocessableContent, .validationFailed, "Passkey is already registered")
-        case .reauthenticationRequired: self.init(.badRequest, .reauthenticationNeeded, "Password update requires reauthentication")
+        case .reauthenticationRequired: self.init(.badRequest, .reauthenticationNeeded, "This change requires reauthentication: a recent sign-in, the current_password or a nonce")
         case .rateLimited(let seconds):
             self.init(.tooManyRequests, .overRequestRateLimit, "Request rate limit reached", retryAfter: seconds)
         case .resendTooSoon(let seconds):
