@@ -84,6 +84,19 @@ import Testing
         }
     }
 
+    @Test func SS6_withAGracePeriodDeleteAccountSaysWhenTheAccountGoes() async throws {
+        try await AccountClientTests.withServer(users: [(ClientFixture.email, "Demo User", ClientFixture.password)], configure: {
+            $0.accounts.deletionGraceDays = 30
+        }) { server, _ in
+            let client = try AccountClientTests.client(server, .rest)
+            _ = try await client.signIn(email: ClientFixture.email, password: ClientFixture.password)
+            let due = try #require(try await client.deleteAccount(password: ClientFixture.password))
+            #expect(abs(due.timeIntervalSinceNow - 30 * 86400) < 120)
+            #expect(await client.currentSession == nil)
+            _ = try await client.signIn(email: ClientFixture.email, password: ClientFixture.password)
+        }
+    }
+
     @Test func SS3_supabaseSaysItCannotDeleteAnAccount() async throws {
         try await Self.withServer { server, _ in
             let client = try AccountClientTests.client(server, .supabase)

@@ -83,7 +83,11 @@ import Testing
             configuration.accounts.deletionGraceDays = 14
         }) { client in
             let grant = try await client.grant()
-            #expect(try await Self.delete(client, grant.accessToken, #"{"password":"\#(Fixture.password)"}"#).status == .noContent)
+            let scheduled = try await Self.delete(client, grant.accessToken, #"{"password":"\#(Fixture.password)"}"#)
+            #expect(scheduled.status == .accepted)
+            let answer = try scheduled.decoded(ScheduledDeletion.self)
+            let due = try #require(answer.dueAt)
+            #expect(answer.status == "scheduled" && abs(due.timeIntervalSince(fixture.clock.now.addingTimeInterval(14 * 86400))) < 1)
             #expect(try await client.me(grant.accessToken).status == .unauthorized, "every session ended")
             let mail = try #require(try await fixture.mails(count: 1).first)
             #expect(mail.action == "account_deletion_scheduled" && mail.subject.hasPrefix("Your Peated account will be deleted on "))
@@ -97,6 +101,8 @@ import Testing
             let headers: HTTPFields = [
                 .contentType: "application/x-www-form-urlencoded", .cookie: "__Host-gatehouse-csrf=t0k3n; \(String(cookie.split(separator: ";")[0]))",
             ]
+            let confirm = try await client.execute(uri: "/home/delete", method: .get, headers: headers)
+            #expect(String(buffer: confirm.body).contains("deletes your Peated account in 14 days") && !String(buffer: confirm.body).contains("can&#39;t be undone"))
             let page = try await client.execute(
                 uri: "/home/delete", method: .post, headers: headers, body: ByteBuffer(string: "password=\(Fixture.password)&csrf=t0k3n")
             )

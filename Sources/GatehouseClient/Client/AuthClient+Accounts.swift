@@ -79,12 +79,16 @@ extension AuthClient {
     /// The server wants the account's `password`, or (for an account without one) a sign-in in
     /// the last five minutes, and a recent second factor where the account has one. Supabase
     /// Auth has no such route: there ``AuthError`` says the backend cannot.
-    public func deleteAccount(password: String? = nil) async throws {
+    /// - Returns: when the account goes, where the server keeps it for a grace period (signing
+    ///   in before then keeps it); `nil` when it went at once or the backend does not say.
+    @discardableResult
+    public func deleteAccount(password: String? = nil) async throws -> Date? {
         guard let deletion = transport as? any AccountDeletionTransport else {
             throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot delete accounts")
         }
         let session = try await self.session()
-        try await deletion.deleteAccount(accessToken: session.accessToken, password: password)
+        let due = try await deletion.deleteAccount(accessToken: session.accessToken, password: password)
         try await manager.end(.deleted)
+        return due
     }
 }

@@ -116,8 +116,9 @@ public protocol AccountTransport: AuthTransport {
 /// A transport that can delete the signed-in account (issue 39); REST and GraphQL can.
 /// Supabase Auth has no self-delete route (its admin API deletes).
 public protocol AccountDeletionTransport: AuthTransport {
-    /// Deletes the account, proved by its password or (without one) a sign-in of the last five minutes.
-    func deleteAccount(accessToken: String, password: String?) async throws
+    /// Deletes the account, proved by its password or (without one) a sign-in of the last five
+    /// minutes; returns when it goes, where the server keeps it for a grace period.
+    func deleteAccount(accessToken: String, password: String?) async throws -> Date?
 }
 
 /// Which sessions a sign-out ends.

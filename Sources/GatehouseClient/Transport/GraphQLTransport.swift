@@ -159,9 +159,11 @@ public struct GraphQLTransport: PhoneCodeTransport, AccountTransport, AccountDel
         _ = try await execute(Self.logout, ["scope": scope.rawValue], field: "logout", as: Bool.self, bearer: accessToken)
     }
 
-    public func deleteAccount(accessToken: String, password: String?) async throws {
+    /// GraphQL's `deleteAccount` answers `true` either way: a grace period's date is not said.
+    public func deleteAccount(accessToken: String, password: String?) async throws -> Date? {
         let query = "mutation deleteAccount($password: String) { deleteAccount(password: $password) }"
         _ = try await execute(query, ["password": password].compactMapValues { $0 }, field: "deleteAccount", as: Bool.self, bearer: accessToken)
+        return nil
     }
 
     public func user(accessToken: String, timeout: TimeInterval?) async throws -> SignedInUser {

@@ -143,9 +143,10 @@ public struct RESTTransport: PhoneCodeTransport, AccountTransport, AccountDeleti
         _ = try await send(JSONExchange.request(components?.url ?? url(paths.logout), bearer: accessToken))
     }
 
-    public func deleteAccount(accessToken: String, password: String?) async throws {
+    public func deleteAccount(accessToken: String, password: String?) async throws -> Date? {
         struct Body: Encodable { let password: String? }
-        _ = try await send(JSONExchange.request(url(paths.me), method: "DELETE", body: Body(password: password), bearer: accessToken))
+        let data = try await send(JSONExchange.request(url(paths.me), method: "DELETE", body: Body(password: password), bearer: accessToken))
+        return data.isEmpty ? nil : try JSONExchange.decode(ScheduledDeletion.self, from: data, expected: "scheduled deletion").dueAt
     }
 
     public func user(accessToken: String, timeout: TimeInterval?) async throws -> SignedInUser {

@@ -74,6 +74,7 @@ extension MessageKey {
         case .noticeEmailInUseSubject: "Someone tried to use your email on {app}"
         case .noticeEmailInUseBody: "Someone asked to move another {app} account to this address, which already has an account. Nothing changed, and you need do nothing."
         case .noticeEmailChangedSubject: "Your {app} email was changed"
+        case .deleteAccountBodyGrace: "This signs out every device now and deletes your {app} account in {days} days, with its sign-in methods, passkeys and two-step verification. Signing in before then keeps it."
         case .mailDeletionScheduledSubject: "Your {app} account will be deleted on {date}"
         case .mailDeletionScheduledBody: "You deleted your {app} account. It and everything that signs in to it go on {date}. To keep it, sign in before then."
         case .accountDeletionScheduledBody: "Your {app} account will be deleted on {date}. Sign in before then to keep it. We sent the details to your email."

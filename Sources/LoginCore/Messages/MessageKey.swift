@@ -217,7 +217,7 @@ public enum MessageKey: String, CaseIterable, Codable, Sendable {
     case emailChangeReviewButton, emailChangeWaiting, emailChangeDone, emailChangeCancelled, emailChangeRevertTitle, emailChangeRevertPrompt
     case emailChangeRevertButton, mailEmailChangeNewSubject, mailEmailChangeNewBody, mailEmailChangeCurrentSubject, mailEmailChangeCurrentBody
     case noticeEmailInUseSubject, noticeEmailInUseBody, noticeEmailChangedSubject, noticeEmailChangedBody, changeEmailPending
-    case noticeNewDeviceSubject, noticeNewDeviceBody, mailDeletionScheduledSubject, mailDeletionScheduledBody, accountDeletionScheduledBody
+    case noticeNewDeviceSubject, noticeNewDeviceBody, mailDeletionScheduledSubject, mailDeletionScheduledBody, accountDeletionScheduledBody, deleteAccountBodyGrace
 
     /// Seed 000's text for this key (the catalogue's default).
     public var defaultText: String {

@@ -1,5 +1,6 @@
 import GatehouseCore
 import GatehouseHTTP
+import GatehouseModel
 import Hummingbird
 
 /// The account lifecycle over REST: sign-up, email verification, password reset and change.
@@ -95,11 +96,14 @@ package struct AccountController {
     }
 
     /// `DELETE /api/me {"password"?}`: deletes the signed-in account, proved again by its
-    /// password or (without one) a sign-in in the last five minutes; 204.
+    /// password or (without one) a sign-in in the last five minutes; 204, or 202 with the date
+    /// where the app keeps deleted accounts for a grace period.
     @Sendable package func deleteAccount(_ request: Request, context: GatehouseRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let body = try await JSONBody.decodeIfPresent(DeleteAccountRequest.self, from: request, context: context)
-        try await deletion.deleteAccount(principal, password: body?.password, from: context.client)
+        if let due = try await deletion.deleteAccount(principal, password: body?.password, from: context.client) {
+            return try JSONBody.response(ScheduledDeletion(dueAt: due), status: .accepted)
+        }
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 

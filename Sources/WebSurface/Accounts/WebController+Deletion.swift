@@ -57,7 +57,10 @@ extension WebController {
     private func deletionPage(_ principal: Principal, error: String?, banner: String?, status: HTTPResponse.Status) async throws -> Response {
         let csrf = WebCookies.newToken()
         var page = AccountPage(
-            title: messages.text(.deleteAccountTitle), notice: messages.text(.deleteAccountBody, ["app": configuration.appName]),
+            title: messages.text(.deleteAccountTitle),
+            notice: services.deletion.graceDays > 0
+                ? messages.text(.deleteAccountBodyGrace, ["app": configuration.appName, "days": String(services.deletion.graceDays)])
+                : messages.text(.deleteAccountBody, ["app": configuration.appName]),
             formID: "delete-form", action: "/home/delete", submit: messages.text(.deleteAccountSubmit), banner: banner,
             links: [.init(id: "cancel-link", text: messages.text(.cancel), href: "/home")]
         )

@@ -35,8 +35,12 @@ extension Gatehouse.Account {
                 guard readLine(strippingNewline: true) == "DELETE" else { throw ValidationError("not deleted") }
             }
             let password = noPassword ? nil : try PasswordInput.read(fromStandardInput: passwordStdin, confirm: false, prompt: "Password: ")
-            try await client.deleteAccount(password: password)
-            print("Deleted the account \(user.email.isEmpty ? user.id : user.email)")
+            let name = user.email.isEmpty ? user.id : user.email
+            if let due = try await client.deleteAccount(password: password) {
+                print("The account \(name) will be deleted on \(due.formatted(date: .long, time: .omitted)); signing in before then keeps it.")
+            } else {
+                print("Deleted the account \(name)")
+            }
         }
     }
 }
