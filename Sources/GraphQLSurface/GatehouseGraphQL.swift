@@ -12,6 +12,8 @@ import GatehouseModel
 ///   logout(scope: String = "local"): Boolean!
 ///   sendPhoneCode(data: SendPhoneCodeInput!): PhoneCodeSent!
 ///   resendPhoneCode(verificationId: String!): PhoneCodeSent!
+///   addPhone(data: SendPhoneCodeInput!): PhoneCodeSent!
+///   verifyAddPhone(data: VerifyPhoneCodeInput!): User!
 ///   verifyPhoneCode(data: VerifyPhoneCodeInput!): AuthPayload!
 ///   signInWithGoogle(data: GoogleSignInInput!): AuthPayload!
 ///   signInWithApple(data: AppleSignInInput!): AuthPayload!
@@ -158,6 +160,12 @@ package struct GatehouseGraphQL: API {
                 Field("verifyPhoneCode", at: GraphQLResolver.verifyPhoneCode) {
                     Argument("data", at: \.data)
                 }.description("Signs in with the code; answers like login.")
+                Field("addPhone", at: GraphQLResolver.addPhone) {
+                    Argument("data", at: \.data)
+                }.description("Sends a code that adds (or changes) the signed-in account's phone; how a guest keeps its account.")
+                Field("verifyAddPhone", at: GraphQLResolver.verifyAddPhone) {
+                    Argument("data", at: \.data)
+                }.description("Adds the phone with its code; answers the account, and never signs in.")
                 Field("signInWithGoogle", at: GraphQLResolver.signInWithGoogle) {
                     Argument("data", at: \.data)
                 }.description("Signs in with Google (a code or an ID token); answers like login.")

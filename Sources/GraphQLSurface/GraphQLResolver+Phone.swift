@@ -34,6 +34,21 @@ extension GraphQLResolver {
         try await context.services.phoneCodes().resendPhoneCode(verificationID: arguments.verificationId, from: context.request.client)
     }
 
+    /// `addPhone(data: { phone, country })`: a code that adds (or changes) the signed-in account's phone.
+    package func addPhone(context: GraphQLContext, arguments: SendPhoneCodeArguments) async throws -> PhoneCodeSent {
+        try await context.services.phoneCodes().sendAddPhoneCode(
+            try context.principal(), phone: arguments.data.phone, country: arguments.data.country, from: context.request.client
+        )
+    }
+
+    /// `verifyAddPhone(data: { verificationId, code })`: the account, with its phone; never a sign-in.
+    package func verifyAddPhone(context: GraphQLContext, arguments: VerifyPhoneCodeArguments) async throws -> SignedInUser {
+        let principal = try context.principal()
+        return try await context.services.phoneCodes().verifyAddPhoneCode(
+            arguments.data.verificationId, code: arguments.data.code, account: principal.user.id, from: context.request.client
+        ).profile
+    }
+
     package func verifyPhoneCode(context: GraphQLContext, arguments: VerifyPhoneCodeArguments) async throws -> AuthPayload {
         let grant = Grant.phoneCode(verificationID: arguments.data.verificationId, code: arguments.data.code)
         let signIn = try await context.services.pipeline.signIn(grant, from: context.request.client)

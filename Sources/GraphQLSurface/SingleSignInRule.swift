@@ -11,7 +11,7 @@ package enum SingleSignInRule {
         "signUp", "resendVerificationEmail", "verifyEmail", "requestPasswordReset", "resetPassword", "sendEmailCode", "verifyEmailCode", "signInAnonymously",
         "passkeyAuthenticationOptions", "signInWithPasskey", "passkeyRegistrationOptions", "registerPasskey",
         "enrolFactor", "verifyFactor", "challengeFactor", "verifySecondFactor", "regenerateRecoveryCodes", "deleteAccount",
-        "changeEmail", "confirmEmailChange",
+        "changeEmail", "confirmEmailChange", "addPhone", "verifyAddPhone",
     ]
 
     @Sendable package static func validate(_ context: ValidationContext) -> Visitor {

@@ -97,6 +97,27 @@ import Testing
         }
     }
 
+    @Test(arguments: [BackendConfiguration.API.rest, .graphql, .supabase])
+    func SS7_aGuestAddsAPhoneAndItsNumberSignsInToTheSameAccount(api: BackendConfiguration.API) async throws {
+        let (server, outbox) = try await PhoneSignInClientTests.server {
+            $0.signInMethods = SignInMethods(methods: [.email, .phone, .anonymous])
+        }
+        do {
+            let client = try PhoneSignInClientTests.client(server, api)
+            let guest = try await client.signInAnonymously()
+            let number = PhoneCodeRequest(phone: "+919123456789", country: "IN")
+            let adding = try await client.addPhone(number)
+            try await client.confirmAddedPhone(code: try PhoneSignInClientTests.latestCode(outbox), for: adding)
+            let verification = try await client.sendPhoneCode(number)
+            let signedIn = try await client.signIn(code: try PhoneSignInClientTests.latestCode(outbox), for: verification)
+            #expect(signedIn.user.id == guest.user.id)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     @Test func SS3_supabaseSaysItCannotDeleteAnAccount() async throws {
         try await Self.withServer { server, _ in
             let client = try AccountClientTests.client(server, .supabase)

@@ -85,4 +85,21 @@ import Testing
             #expect(try await client.postJSON("/api/auth/phone/add", #"{"phone":"+919123456789"}"#).status == .unauthorized)
         }
     }
+
+    @Test func AP04_graphQLAddsAPhoneToTheSignedInAccount() async throws {
+        let fixture = try await PhoneSignInTests.fixture()
+        try await fixture.test(Self.phoneAndGuestsOn(fixture)) { client in
+            let guest = try (try await client.postJSON("/api/auth/anonymous", "{}")).decoded(TokenGrant.self)
+            let bearer: HTTPFields = [.authorization: "Bearer \(guest.accessToken)"]
+            let sent = try await client.postJSON("/graphql", try GraphQLRouteTests.body(
+                "mutation($p: String!) { addPhone(data: {phone: $p, country: \"IN\"}) { verificationId } }", ["p": "91234 56788"]
+            ), headers: bearer)
+            let id = try #require(((try GraphQLRouteTests.json(sent)["data"] as? [String: Any])?["addPhone"] as? [String: Any])?["verificationId"] as? String)
+            let code = try #require(try await fixture.outboxMessages(count: 1).last?.code)
+            let added = try await client.postJSON("/graphql", try GraphQLRouteTests.body(
+                "mutation($i: String!, $c: String!) { verifyAddPhone(data: {verificationId: $i, code: $c}) { id } }", ["i": id, "c": code]
+            ), headers: bearer)
+            #expect(try GraphQLRouteTests.json(added)["data"] as? [String: [String: String]] == ["verifyAddPhone": ["id": guest.user.id]])
+        }
+    }
 }

@@ -115,6 +115,11 @@ public struct SupabaseTransport: PhoneCodeTransport, AccountTransport {
         let request = try JSONExchange.request(url("otp"), body: body, headers: headers)
         let data = try await exchange.send(request, failure: Self.failure(tokenRejected: false))
         let id = (try? JSONDecoder().decode(OTPAnswer.self, from: data).message_id) ?? nil
+        return codeSent(to: phone, id: id)
+    }
+
+    /// A code sent to `phone`, as the project's settings describe it (GoTrue reports none).
+    func codeSent(to phone: String, id: String?) -> PhoneCodeSent {
         let settings = phoneCodeSettings
         let masked = String(phone.dropLast(4).map { $0.isNumber ? "•" : $0 }) + phone.suffix(4)
         return PhoneCodeSent(
