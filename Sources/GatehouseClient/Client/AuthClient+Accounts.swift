@@ -66,10 +66,16 @@ extension AuthClient {
     }
 
     func accountTransport() throws -> any AccountTransport {
-        guard let accounts = transport as? any AccountTransport else {
-            throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot create accounts")
+        try supporting((any AccountTransport).self, else: "create accounts")
+    }
+
+    /// The transport as one that offers a feature, or the one `unsupported` error saying what
+    /// this backend cannot do.
+    func supporting<Feature>(_ feature: Feature.Type, else cannot: String) throws -> Feature {
+        guard let supported = transport as? Feature else {
+            throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot \(cannot)")
         }
-        return accounts
+        return supported
     }
 }
 
@@ -83,9 +89,7 @@ extension AuthClient {
     ///   in before then keeps it); `nil` when it went at once or the backend does not say.
     @discardableResult
     public func deleteAccount(password: String? = nil) async throws -> Date? {
-        guard let deletion = transport as? any AccountDeletionTransport else {
-            throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot delete accounts")
-        }
+        let deletion = try supporting((any AccountDeletionTransport).self, else: "delete accounts")
         let session = try await self.session()
         let due = try await deletion.deleteAccount(accessToken: session.accessToken, password: password)
         try await manager.end(.deleted)

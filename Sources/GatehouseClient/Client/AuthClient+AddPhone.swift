@@ -29,10 +29,7 @@ extension AuthClient {
     }
 
     private func phoneAddTransport() throws -> any PhoneAddTransport {
-        guard let transport = transport as? any PhoneAddTransport else {
-            throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot add a phone")
-        }
-        return transport
+        try supporting((any PhoneAddTransport).self, else: "add a phone")
     }
 }
 

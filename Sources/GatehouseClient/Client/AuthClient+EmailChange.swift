@@ -29,10 +29,7 @@ extension AuthClient {
     }
 
     private func emailChangeTransport() throws -> any EmailChangeTransport {
-        guard let transport = transport as? any EmailChangeTransport else {
-            throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot change the email")
-        }
-        return transport
+        try supporting((any EmailChangeTransport).self, else: "change the email")
     }
 }
 

@@ -58,9 +58,6 @@ extension AuthClient {
     }
 
     private func phoneTransport() throws -> any PhoneCodeTransport {
-        guard let phone = transport as? any PhoneCodeTransport else {
-            throw AuthError.server(status: 0, code: "unsupported", message: "This backend cannot send phone codes")
-        }
-        return phone
+        try supporting((any PhoneCodeTransport).self, else: "send phone codes")
     }
 }
