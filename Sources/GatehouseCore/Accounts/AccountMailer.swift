@@ -159,7 +159,7 @@ package struct AccountMailer: Sendable {
     /// racing one (or a decoy's) gets an expired link.
     package func consume(_ secret: OneTimeSecret, now: Date) async throws -> MailSecretFields {
         guard let spent = try await secrets.consumeSecret(secret.purpose, id: secret.id, at: now, unexpiredAt: now),
-              let fields = try? JSONDecoder().decode(MailSecretFields.self, from: spent.data), fields.isUsable
+              let fields = spent.mailFields, fields.isUsable
         else { throw GatehouseError.linkExpired }
         return fields
     }
@@ -242,6 +242,11 @@ package struct AccountMailer: Sendable {
                 "mail.to": "\(Self.redacted(message.to))", "mail.action": "\(message.action.rawValue)", "error": "\(reason)",
             ])
         }
+        afterAnswer(job)
+    }
+
+    /// Runs work after the answer: on the delivery queue, or (without one, in tests) a task.
+    package func afterAnswer(_ job: @escaping DeliveryQueue.Job) {
         if let deliveries { deliveries.enqueue(job) } else { Task { await job() } }
     }
 

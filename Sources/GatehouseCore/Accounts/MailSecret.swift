@@ -94,6 +94,11 @@ package struct MailSecretFields: Codable, Sendable, Equatable {
     var isUsable: Bool { !userID.isEmpty || createsAccount == true }
 }
 
+extension OneTimeSecret {
+    /// The account mail fields a mail secret carries; `nil` for another kind or unreadable data.
+    var mailFields: MailSecretFields? { try? JSONDecoder().decode(MailSecretFields.self, from: data) }
+}
+
 /// What a sign-up answers: the address the mail went to, and the binding the client keeps to
 /// present when it follows the link (a cookie on the web, `Gatehouse-Sign-Up` elsewhere).
 package struct SignUpReceipt: Sendable {

@@ -50,7 +50,7 @@ package struct SecurityNotices: EventSink {
                 let extra = ["device": device ?? DeviceLabel.unknown, "address": address ?? "", "time": date.formatted(.iso8601)]
                 mail.send(mail.compose(.newDeviceNotice, to: email, secret: nil, extra: extra), for: address.map { ClientInfo(address: $0) }, now: date)
             }
-            if let deliveries = mail.deliveries { deliveries.enqueue(job) } else { Task { await job() } }
+            mail.afterAnswer(job)
             return
         }
         guard let (action, userID) = Self.notice(for: event) else { return }
@@ -59,6 +59,6 @@ package struct SecurityNotices: EventSink {
             let client = address.map { ClientInfo(address: $0) }
             mail.send(mail.compose(action, to: email, secret: nil, extra: ["device": device ?? DeviceLabel.unknown]), for: client, now: date)
         }
-        if let deliveries = mail.deliveries { deliveries.enqueue(job) } else { Task { await job() } }
+        mail.afterAnswer(job)
     }
 }

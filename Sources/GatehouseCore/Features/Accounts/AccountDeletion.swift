@@ -46,7 +46,7 @@ package struct AccountDeletion: Sendable {
                 throw GatehouseError.reauthenticationRequired
             }
         }
-        if context.settings.accounts.deletionGraceDays > 0 {
+        if graceDays > 0 {
             return try await schedule(user, from: client)
         }
         try await remove(user, from: client)
@@ -72,7 +72,7 @@ package struct AccountDeletion: Sendable {
     /// mailed the date, and a sign-in before then keeps it (``ServiceContext/keepScheduledAccount(_:client:)``).
     private func schedule(_ user: UserRecord, from client: ClientInfo) async throws -> Date {
         var user = user
-        let due = now.addingTimeInterval(TimeInterval(context.settings.accounts.deletionGraceDays) * 86400)
+        let due = now.addingTimeInterval(TimeInterval(graceDays) * 86400)
         user.deletionDueAt = due
         try await context.users.updateUser(user)
         _ = try await context.sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .deletionScheduled)

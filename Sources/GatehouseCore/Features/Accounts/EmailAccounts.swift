@@ -101,7 +101,7 @@ package struct EmailAccounts: Sendable {
         let address = try checkedEmail(email)
         try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
         let previous = try await mail.secrets.secret(.emailVerification, target: address)
-            .flatMap { try? JSONDecoder().decode(MailSecretFields.self, from: $0.data) }
+            .flatMap(\.mailFields)
         let binding = previous?.binding ?? client.signUpBinding.map(RefreshToken.hash)
         if let user = try await context.users.user(email: address), try await !context.emailVerified(user) {
             var fields = MailSecretFields(userID: user.id, email: address, binding: binding)
@@ -197,7 +197,7 @@ extension EmailAccounts: PendingPasswords {
     package func pendingPasswordHash(for email: String) async throws -> String? {
         guard let mail, let secret = try await mail.secrets.secret(.emailVerification, target: email), secret.isLive(at: now)
         else { return nil }
-        return try? JSONDecoder().decode(MailSecretFields.self, from: secret.data).pendingPasswordHash
+        return secret.mailFields?.pendingPasswordHash
     }
 }
 

@@ -27,14 +27,14 @@ extension EmailChange {
         try proof.checkShape()
         let side = try await side(of: proof)
         let fields = try await mail.redeem(side, proof, now: now)
-        guard let changeID = fields.changeID, let (pending, _) = try await pending(changeID), pending.userID == fields.userID else {
+        guard let changeID = fields.changeID, let pending = try await pending(changeID), pending.userID == fields.userID else {
             throw GatehouseError.linkExpired
         }
         if let previous = pending.previousEmail {
             let (other, address): (OneTimeSecretPurpose, String) = side == .emailChangeNew
                 ? (.emailChangeCurrent, previous) : (.emailChangeNew, pending.newEmail)
             let confirmed = try await mail.secrets.secret(other, target: address).map {
-                $0.consumedAt != nil && (try? JSONDecoder().decode(MailSecretFields.self, from: $0.data))?.changeID == changeID
+                $0.consumedAt != nil && $0.mailFields?.changeID == changeID
             } ?? false
             guard confirmed else { return .awaitingOther(newEmail: pending.newEmail) }
         }
@@ -51,8 +51,7 @@ extension EmailChange {
         try MailProof.token(token).checkShape()
         for side in [OneTimeSecretPurpose.emailChangeCurrent, .emailChangeNew] {
             guard let secret = try await mail.secrets.secret(side, id: RefreshToken.hash(token)), secret.isLive(at: now),
-                  let fields = try? JSONDecoder().decode(MailSecretFields.self, from: secret.data), let changeID = fields.changeID,
-                  let (pending, _) = try await pending(changeID)
+                  let changeID = secret.mailFields?.changeID, let pending = try await pending(changeID)
             else { continue }
             return EmailChangePreview(newEmail: pending.newEmail, fromCurrentAddress: side == .emailChangeCurrent)
         }
@@ -77,15 +76,7 @@ extension EmailChange {
         try MailProof.token(token).checkShape()
         let fields = try await mail.redeem(.emailChangeRevert, .token(token), now: now)
         guard let user = try await context.users.user(id: fields.userID) else { throw GatehouseError.linkExpired }
-        if user.email != fields.email {
-            do {
-                try await context.users.replaceIdentity(IdentityRecord(
-                    userID: user.id, provider: .email, subject: fields.email, verifiedAt: now, createdAt: now
-                ))
-            } catch RepositoryError.duplicateIdentity {
-                throw GatehouseError.linkExpired
-            }
-        }
+        if user.email != fields.email { try await moveEmail(of: user, to: fields.email) }
         _ = try await context.sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .emailChanged)
         context.logger.notice("Email change put back from the old address", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
         context.report(.emailChangeReverted(userID: user.id), client: client)
@@ -97,13 +88,7 @@ extension EmailChange {
         guard let user = try await context.users.user(id: pending.userID), user.email == pending.previousEmail else {
             throw GatehouseError.linkExpired
         }
-        do {
-            try await context.users.replaceIdentity(IdentityRecord(
-                userID: user.id, provider: .email, subject: pending.newEmail, verifiedAt: now, createdAt: now
-            ))
-        } catch RepositoryError.duplicateIdentity {
-            throw GatehouseError.linkExpired
-        }
+        try await moveEmail(of: user, to: pending.newEmail)
         _ = try await context.sessions.revokeSessions(userID: user.id, keeping: pending.sessionID, at: now, reason: .emailChanged)
         if let previous = pending.previousEmail {
             let revert = try await mail.issue(.emailChangeRevert, userID: user.id, email: previous, now: now)
@@ -115,11 +100,19 @@ extension EmailChange {
     }
 
     /// The live pending change with this id.
-    private func pending(_ changeID: String) async throws -> (Pending, OneTimeSecret)? {
-        guard let secret = try await mail.secrets.secret(.emailChange, id: changeID), secret.isLive(at: now),
-              let pending = try? JSONDecoder().decode(Pending.self, from: secret.data)
-        else { return nil }
-        return (pending, secret)
+    private func pending(_ changeID: String) async throws -> Pending? {
+        guard let secret = try await mail.secrets.secret(.emailChange, id: changeID), secret.isLive(at: now) else { return nil }
+        return try? JSONDecoder().decode(Pending.self, from: secret.data)
+    }
+
+    /// Makes `email` the account's verified address; one another account took meanwhile
+    /// answers as a spent link.
+    private func moveEmail(of user: UserRecord, to email: String) async throws {
+        do {
+            try await context.users.replaceIdentity(IdentityRecord(userID: user.id, provider: .email, subject: email, verifiedAt: now, createdAt: now))
+        } catch RepositoryError.duplicateIdentity {
+            throw GatehouseError.linkExpired
+        }
     }
 
     /// Which side a proof confirms: a link's token names its secret; a code's address may be
@@ -133,7 +126,7 @@ extension EmailChange {
             case .code(let email, _): try await mail.secrets.secret(side, target: EmailAddress.normalized(email))
             }
             guard let secret, secret.isLive(at: now) else { continue }
-            if (try? JSONDecoder().decode(MailSecretFields.self, from: secret.data))?.isUsable == true { return side }
+            if secret.mailFields?.isUsable == true { return side }
         }
         return .emailChangeNew
     }

@@ -15,12 +15,15 @@ extension PhoneCodes {
         if try await context.users.user(provider: .phone, subject: number.e164)?.id == principal.user.id {
             throw GatehouseError.invalidRequest("phone is already this account's number")
         }
+        return try await issueAddPhoneCode(to: number, for: principal.user.id, from: client)
+    }
+
+    /// The limits, then an `add_phone` code to `number` for the account (a send or a resend).
+    func issueAddPhoneCode(to number: PhoneNumber, for userID: String?, from client: ClientInfo) async throws -> PhoneCodeSent {
         try await issuer.admitSend(to: number.e164, from: client, now: now)
-        let sent = try await issuer.issue(
-            to: number, purpose: .addPhone, name: nil, userID: principal.user.id, deliver: true, address: client.address, now: now
-        )
+        let sent = try await issuer.issue(to: number, purpose: .addPhone, name: nil, userID: userID, deliver: true, address: client.address, now: now)
         context.logger.info("Phone code issued", metadata: [
-            "purpose": "add_phone", "user.id": "\(principal.user.id)", "sms.to": "\(PhoneLog.redacted(number.e164))",
+            "purpose": "add_phone", "user.id": "\(userID ?? "-")", "sms.to": "\(PhoneLog.redacted(number.e164))",
         ])
         return sent
     }

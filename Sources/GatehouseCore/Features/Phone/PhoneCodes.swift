@@ -59,10 +59,7 @@ package struct PhoneCodes: Sendable {
         guard verificationID.utf8.count <= 64 else { throw GatehouseError.invalidRequest("verification_id must be at most 64 bytes") }
         guard let record = try await issuer.codes.phoneCode(id: verificationID), let number = issuer.numbers.parse(record.phone, region: "")
         else { throw GatehouseError.codeRejected(.expired) }
-        if record.purpose == .addPhone {
-            try await issuer.admitSend(to: number.e164, from: client, now: now)
-            return try await issuer.issue(to: number, purpose: .addPhone, name: nil, userID: record.userID, deliver: true, address: client.address, now: now)
-        }
+        if record.purpose == .addPhone { return try await issueAddPhoneCode(to: number, for: record.userID, from: client) }
         return try await sendPhoneCode(to: number, purpose: record.purpose, name: record.name, from: client)
     }
 
