@@ -46,7 +46,7 @@ public struct ResetLinkCommand: AsyncParsableCommand {
             try await repository.migrate()
             guard let user = try await repository.user(email: address) else { throw ValidationError("no account has the email \(address)") }
             let mailer = try await AccountMailer.open(
-                repository, references: try await AccountKeys.open(repository), sender: nil, deliveries: nil, policy: MailPolicy(),
+                repository, references: try await AccountKeys.open(repository), sender: nil, outbox: nil, policy: MailPolicy(),
                 login: login, publicURL: base, logger: logger
             )
             let secret = try await mailer.issue(.passwordReset, userID: user.id, email: address, now: Date())

@@ -26,7 +26,9 @@ package struct HTTPDelivery: Sendable {
                 _ = try? await response.body.collect(upTo: 64 * 1024)
                 if (200..<300).contains(response.status.code) { return }
                 last = "HTTP \(response.status.code)"
-                if (400..<500).contains(response.status.code) { break }
+                if (400..<500).contains(response.status.code) { throw DeliveryError("\(provider): \(last)", permanent: true) }
+            } catch let refusal as DeliveryError {
+                throw refusal
             } catch {
                 last = String(describing: type(of: error))
             }
@@ -36,8 +38,8 @@ package struct HTTPDelivery: Sendable {
     }
 
     /// POSTs a JSON body to a Standard Webhooks receiver, signed by `signer`, with the retries above.
-    package func postSigned(_ body: Data, to url: String, signer: WebhookSigner, provider: String, logger: Logger) async throws {
-        let headers = signer.headers(for: body)
+    package func postSigned(_ body: Data, id: String?, to url: String, signer: WebhookSigner, provider: String, logger: Logger) async throws {
+        let headers = signer.headers(for: body, id: id)
         try await send({
             var request = HTTPClientRequest(url: url)
             request.method = .POST

@@ -20,7 +20,9 @@ package struct SignedWebhook: Sendable {
     }
 
     /// POSTs `body` signed, with the shared retries; `provider` names it in the log.
-    package func post(_ body: Data, provider: String) async throws {
-        try await delivery.postSigned(body, to: url, signer: signer, provider: provider, logger: logger)
+    /// - Parameter id: the message's `webhook-id`, the same on every try (the outbox's id), so
+    ///   the receiver can drop a repeat; a new one when `nil`.
+    package func post(_ body: Data, id: String? = nil, provider: String) async throws {
+        try await delivery.postSigned(body, id: id, to: url, signer: signer, provider: provider, logger: logger)
     }
 }

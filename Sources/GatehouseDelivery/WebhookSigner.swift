@@ -19,8 +19,8 @@ package struct WebhookSigner: Sendable {
     }
 
     /// The three headers for `body`, sent now.
-    package func headers(for body: Data, now: Date = Date()) -> [(name: String, value: String)] {
-        let id = "msg_" + UUID().uuidString.lowercased()
+    package func headers(for body: Data, id given: String? = nil, now: Date = Date()) -> [(name: String, value: String)] {
+        let id = given ?? "msg_" + UUID().uuidString.lowercased()
         let timestamp = String(Int(now.timeIntervalSince1970))
         let signed = Data("\(id).\(timestamp).".utf8) + body
         let signature = Data(HMAC<SHA256>.authenticationCode(for: signed, using: key)).base64EncodedString()

@@ -31,8 +31,12 @@ extension SQLRepository: OneTimeSecretRepository, PhoneCodeRepository, OIDCFlowR
     }
 
     public func putSecret(_ secret: OneTimeSecret) async throws {
-        // One statement: the target's old secret, live or not, is replaced as the new one lands.
-        let query: SQLQueryString = """
+        try await write { try await database.raw(Self.upsert(secret)).run() }
+    }
+
+    /// One statement: the target's old secret, live or not, is replaced as the new one lands.
+    package static func upsert(_ secret: OneTimeSecret) -> SQLQueryString {
+        """
             INSERT INTO one_time_secrets (purpose, id, target, secret_mac, data, attempts, created_at, expires_at, consumed_at)
             VALUES (\(bind: secret.purpose.rawValue), \(bind: secret.id), \(bind: secret.target), \(bind: secret.secretMAC),
             \(bind: String(decoding: secret.data, as: UTF8.self)), \(bind: secret.attempts), \(bind: secret.createdAt.milliseconds),
@@ -41,7 +45,6 @@ extension SQLRepository: OneTimeSecretRepository, PhoneCodeRepository, OIDCFlowR
             attempts = excluded.attempts, created_at = excluded.created_at, expires_at = excluded.expires_at,
             consumed_at = excluded.consumed_at
             """
-        try await write { try await database.raw(query).run() }
     }
 
     public func secret(_ purpose: OneTimeSecretPurpose, id: String) async throws -> OneTimeSecret? {

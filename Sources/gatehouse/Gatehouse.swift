@@ -8,7 +8,7 @@ struct Gatehouse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatehouse",
         abstract: "Gatehouse: sign-in for Swift apps.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, BackupCommand.self, RestoreCommand.self, Users.self, Keys.self, Login.self, SignUp.self, WhoAmI.self, Status.self, Logout.self, Sessions.self, Account.self, Audit.self, Phone.self, Mfa.self]
+        subcommands: [ServeCommand.self, MigrateCommand.self, BackupCommand.self, RestoreCommand.self, Users.self, Keys.self, Login.self, SignUp.self, WhoAmI.self, Status.self, Logout.self, Sessions.self, Account.self, Audit.self, Outbox.self, Phone.self, Mfa.self]
     )
 
     /// Runs the command; a bad argument or a failed operation prints one line and exits non-zero.

@@ -80,10 +80,11 @@ struct CoreHarness {
         let ring = KeyRing(repository: repository, kek: kek, refreshInterval: .seconds(60))
         try await ring.start(legacyKeyFile: nil, now: clock.now)
         let tokens = TokenIssuer(keys: ring, issuer: "http://127.0.0.1:8080", audience: "gatehouse", lifetime: 900)
+        let messages = MessageOutbox(repository: repository, kek: kek, deliveries: nil, clock: { clock.now }, logger: logger)
         var mail: AccountMailer?
         if options.mail {
             mail = try await AccountMailer.open(
-                repository, references: keys, sender: outbox, deliveries: nil, policy: settings.mail, login: settings.login,
+                repository, references: keys, sender: outbox, outbox: messages, policy: settings.mail, login: settings.login,
                 publicURL: settings.publicURL, logger: logger
             )
             mail?.dispatch.events = events
@@ -98,7 +99,7 @@ struct CoreHarness {
         if settings.signInMethods.offers(.anonymous) { verifiers.append(guests) }
         if let policy = options.phone {
             var issuer = try await PhoneCodeIssuer.open(
-                repository, numbers: IndianMobiles(), references: keys, sender: outbox, deliveries: nil, policy: policy, logger: logger
+                repository, numbers: IndianMobiles(), references: keys, sender: outbox, outbox: messages, policy: policy, logger: logger
             )
             issuer.dispatch.events = events
             let phone = PhoneCodes(context: context, issuer: issuer)

@@ -11,8 +11,9 @@ import MetricsTestKit
 import Testing
 
 /// Issue 21, finding 3: with a silent account check a code's SMS leaves after the answer,
-/// through the delivery queue; a gateway that fails is retried by its sender, then logged and
-/// counted (`gatehouse_messages_total{channel="sms",result="failed"}`), never answered.
+/// through the delivery queue; a gateway that fails is logged and counted
+/// (`gatehouse_messages_total{channel="sms",result="failed"}`), never answered, and (issue 40)
+/// its outbox row waits for a retry.
 @Suite struct DeliveryQueueTests {
     /// A gateway that takes `delay` and then refuses, counting what it was given.
     final class FailingGateway: MessageSender, @unchecked Sendable {
@@ -27,18 +28,25 @@ import Testing
         }
     }
 
-    static func issuer(_ repository: SQLRepository, sender: any MessageSender, deliveries: DeliveryQueue?, metrics: TestMetrics) -> PhoneCodeIssuer {
+    static func issuer(
+        _ repository: SQLRepository, sender: any MessageSender, deliveries: DeliveryQueue?, silent: Bool, metrics: TestMetrics
+    ) -> PhoneCodeIssuer {
         var policy = PhonePolicy()
-        policy.silentAccountCheck = deliveries != nil
+        policy.silentAccountCheck = silent
+        let outbox = MessageOutbox(
+            repository: repository, kek: SymmetricKey(size: .bits256), deliveries: deliveries, logger: Logger(label: "test"), metrics: metrics
+        )
         var issuer = PhoneCodeIssuer(
             codes: repository, throttles: repository, numbers: LibPhoneNumber(), key: SymmetricKey(size: .bits256), references: AccountKeys(key: SymmetricKey(size: .bits256)),
-            sender: sender, deliveries: deliveries, policy: policy, logger: Logger(label: "test")
+            sender: sender, outbox: outbox, policy: policy, logger: Logger(label: "test")
         )
         issuer.dispatch.metrics = metrics
         return issuer
     }
 
-    @Test func H21_aSilentChecksFailingGatewayIsCountedAfterTheAnswerNotInIt() async throws {
+    /// Issue 40: the failed SMS is not lost either: its outbox row waits for a retry, with the
+    /// try counted and the reason kept, and its code still works.
+    @Test func H21_aSilentChecksFailingGatewayIsCountedAfterTheAnswerAndKeptForARetry() async throws {
         let fixture = try await Fixture(argon2: Fixture.cheap)
         try await Storage.with(try DatabaseLocation(fixture.databasePath), logger: Logger(label: "test")) { storage in
             try await storage.repository.migrate()
@@ -47,33 +55,40 @@ import Testing
             let queue = DeliveryQueue(logger: Logger(label: "test"))
             let running = Task { try await queue.run() }
             defer { running.cancel() }
-            let issuer = Self.issuer(storage.repository, sender: gateway, deliveries: queue, metrics: metrics)
+            let issuer = Self.issuer(storage.repository, sender: gateway, deliveries: queue, silent: true, metrics: metrics)
             let number = try #require(PhoneNumber.parse("+919876543210", region: ""))
             let started = ContinuousClock.now
             let sent = try await issuer.issue(to: number, purpose: .signIn, name: nil, deliver: true, now: Date())
             #expect(ContinuousClock.now - started < .milliseconds(300), "the answer does not wait for the gateway")
             #expect(!sent.verificationID.isEmpty)
-            for _ in 0..<200 where gateway.lock.withLock({ gateway.attempts }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
-            for _ in 0..<100 where (try? metrics.expectCounter("gatehouse_messages_total", [("channel", "sms"), ("result", "failed")])) == nil {
+            for _ in 0..<200 where (try? metrics.expectCounter("gatehouse_outbox_sends_total", [("channel", "sms"), ("result", "retry")])) == nil {
                 try await Task.sleep(for: .milliseconds(20))
             }
             let failed = try metrics.expectCounter("gatehouse_messages_total", [("channel", "sms"), ("result", "failed")])
             #expect(failed.totalValue == 1)
-            #expect(try await storage.repository.phoneCode(id: sent.verificationID) == nil, "a code that never left is deleted")
+            #expect(gateway.lock.withLock { gateway.attempts } == 1)
+            let waiting = try await storage.repository.messages(in: .pending, limit: 10)
+            #expect(waiting.count == 1)
+            #expect(waiting.first?.attempts == 1)
+            #expect(waiting.first?.lastError == "gateway: HTTP 500")
+            #expect(waiting.first?.leaseUntil == nil, "its lease ends, so any instance may retry it")
+            #expect(try await storage.repository.phoneCode(id: sent.verificationID) != nil, "the code stays for the retried SMS")
         }
     }
 
-    @Test func H21_withoutASilentCheckTheFailureIsTheAnswer() async throws {
+    @Test func H21_withoutASilentCheckTheFailureIsTheAnswerAndNothingIsLeftToSend() async throws {
         let fixture = try await Fixture(argon2: Fixture.cheap)
         try await Storage.with(try DatabaseLocation(fixture.databasePath), logger: Logger(label: "test")) { storage in
             try await storage.repository.migrate()
             let metrics = TestMetrics()
-            let issuer = Self.issuer(storage.repository, sender: FailingGateway(delay: .zero), deliveries: nil, metrics: metrics)
+            let issuer = Self.issuer(storage.repository, sender: FailingGateway(delay: .zero), deliveries: nil, silent: false, metrics: metrics)
             let number = try #require(PhoneNumber.parse("+919876543210", region: ""))
             await #expect(throws: GatehouseError.smsUnavailable(retryAfter: 30)) {
                 try await issuer.issue(to: number, purpose: .signIn, name: nil, deliver: true, now: Date())
             }
             #expect(try metrics.expectCounter("gatehouse_messages_total", [("channel", "sms"), ("result", "failed")]).totalValue == 1)
+            #expect(try await storage.repository.phoneCode(phone: "+919876543210") == nil, "the code is withdrawn")
+            #expect(try await storage.repository.outboxBacklog() == OutboxBacklog(pending: 0, dead: 0, oldestPendingAt: nil), "and its SMS")
         }
     }
 

@@ -9,8 +9,9 @@ import LoginCore
 /// Tokens have 256 random bits and are stored only as their SHA-256; codes are stored only as
 /// an HMAC under a server secret, with a bounded number of tries. Both live in the one
 /// one-time secret store, one live secret per purpose and address: a newer mail replaces the
-/// older one. Mail always leaves through the ``DeliveryQueue``, after the answer, so a request
-/// never waits on a mail server and never answers differently for an address with an account.
+/// older one. Mail always leaves through the ``MessageOutbox``: a secret and its mail are stored
+/// in one transaction and sent after the answer, so a request never waits on a mail server,
+/// never answers differently for an address with an account, and no mail is lost to a crash.
 package struct AccountMailer: Sendable {
     package let secrets: any OneTimeSecretRepository
     package let throttles: any ThrottleRepository
@@ -18,10 +19,13 @@ package struct AccountMailer: Sendable {
     package let code: OneTimeCode
     /// Keyed references for counter keys, the same the sign-in limits use.
     package let references: AccountKeys
-    /// The send step (budget, sender, count, report), shared with SMS; without a sender it
-    /// issues secrets without sending (the CLI's reset link).
-    package var dispatch: MessageDispatch
-    package let deliveries: DeliveryQueue?
+    /// The send step (budget, sender, count, report), shared with SMS, which the outbox runs.
+    package var dispatch: MessageDispatch {
+        didSet { outbox?.register(dispatch) }
+    }
+    /// Where mail waits to be sent; without one (the CLI's reset link) secrets are issued and
+    /// nothing is sent.
+    package let outbox: MessageOutbox?
     package let policy: MailPolicy
     /// The app's name and copy, and the address its links point to.
     package let appName: String
@@ -31,7 +35,7 @@ package struct AccountMailer: Sendable {
 
     package init(
         secrets: any OneTimeSecretRepository, throttles: any ThrottleRepository, key: SymmetricKey, references: AccountKeys,
-        sender: (any MessageSender)?, deliveries: DeliveryQueue?, policy: MailPolicy, appName: String, messages: MessageCatalogue,
+        sender: (any MessageSender)?, outbox: MessageOutbox?, policy: MailPolicy, appName: String, messages: MessageCatalogue,
         publicURL: String, logger: Logger
     ) {
         self.secrets = secrets
@@ -43,7 +47,8 @@ package struct AccountMailer: Sendable {
             sender: sender, references: references, logger: logger
         )
         dispatch.sharePerHour = policy.domainShare
-        self.deliveries = deliveries
+        self.outbox = outbox
+        outbox?.register(dispatch)
         self.policy = policy
         self.appName = appName
         self.messages = messages
@@ -57,12 +62,12 @@ package struct AccountMailer: Sendable {
     /// The mailer over one repository, with the code key every instance shares.
     package static func open(
         _ repository: some OneTimeSecretRepository & ThrottleRepository & SecretRepository, references: AccountKeys,
-        sender: (any MessageSender)?, deliveries: DeliveryQueue?, policy: MailPolicy, login: LoginConfiguration, publicURL: String,
+        sender: (any MessageSender)?, outbox: MessageOutbox?, policy: MailPolicy, login: LoginConfiguration, publicURL: String,
         logger: Logger
     ) async throws -> AccountMailer {
         AccountMailer(
             secrets: repository, throttles: repository, key: try await repository.key(named: secretName), references: references,
-            sender: sender, deliveries: deliveries, policy: policy, appName: login.appName, messages: login.messages,
+            sender: sender, outbox: outbox, policy: policy, appName: login.appName, messages: login.messages,
             publicURL: publicURL, logger: logger
         )
     }
@@ -100,6 +105,33 @@ package struct AccountMailer: Sendable {
 
     /// Stores a new secret with these fields (replacing the address's older one).
     package func issue(_ purpose: OneTimeSecretPurpose, _ fields: MailSecretFields, now: Date) async throws -> IssuedMailSecret {
+        let (stored, issued) = try prepare(purpose, fields, now: now)
+        try await secrets.putSecret(stored)
+        return issued
+    }
+
+    /// Issues a secret and queues the mail that carries it, in one transaction: neither is
+    /// stored without the other. Returns the secret (the token and code the mail carries).
+    @discardableResult
+    package func send(
+        _ action: EmailMessage.Action, _ purpose: OneTimeSecretPurpose, _ fields: MailSecretFields, extra: [String: String] = [:],
+        for client: ClientInfo?, now: Date
+    ) async throws -> IssuedMailSecret {
+        let (stored, issued) = try prepare(purpose, fields, now: now)
+        guard let outbox else {
+            try await secrets.putSecret(stored)
+            return issued
+        }
+        let message = compose(action, to: fields.email, secret: issued, extra: extra)
+        let record = try outbox.record(
+            .email(message), purpose: action.purpose, address: client?.address, expiresAt: stored.expiresAt, now: now
+        )
+        try await outbox.queue(record, with: stored)
+        return issued
+    }
+
+    /// A new secret with these fields, as stored and as mailed; nothing is written.
+    private func prepare(_ purpose: OneTimeSecretPurpose, _ fields: MailSecretFields, now: Date) throws -> (OneTimeSecret, IssuedMailSecret) {
         let email = fields.email
         let token = RefreshToken.generate(prefix: "ghm_")
         let code = OneTimeCode.generate(length: 6)
@@ -111,12 +143,12 @@ package struct AccountMailer: Sendable {
         case .emailChangeRevert: policy.revertLifetime
         default: policy.resetLifetime
         }
-        try await secrets.putSecret(OneTimeSecret(
+        let stored = OneTimeSecret(
             purpose: purpose, id: id, target: email, secretMAC: self.code.mac(id: id, code: code),
             data: try JSONEncoder().encode(fields), createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(lifetime))
-        ))
-        return IssuedMailSecret(token: token, code: code)
+        )
+        return (stored, IssuedMailSecret(token: token, code: code))
     }
 
     /// Stores a secret for an address that gets no mail (no account, or nothing to verify), so
@@ -229,25 +261,26 @@ package struct AccountMailer: Sendable {
         }
     }
 
-    /// Queues a mail: the hourly budget and the sender's retries run after the answer; a mail
-    /// past the budget, or one that fails, is logged (address redacted) and counted, never answered.
-    package func send(_ message: EmailMessage, for client: ClientInfo?, now: Date) {
-        let job: DeliveryQueue.Job = { [dispatch, logger] in
-            let outcome = await dispatch.dispatch(
-                .email(message), to: message.to, purpose: message.action.purpose,
-                share: EmailAddress.domain(of: message.to).map(LimitKey.mailDomain), address: client?.address, now: now
-            )
-            guard case .failed(let reason) = outcome else { return }
-            logger.error("Mail not sent", metadata: [
-                "mail.to": "\(Self.redacted(message.to))", "mail.action": "\(message.action.rawValue)", "error": "\(reason)",
-            ])
-        }
-        afterAnswer(job)
+    /// Queues a mail that carries no new secret (a notice): stored in the outbox, then sent
+    /// after the answer; the hourly budget and retries apply when it is sent, never in the answer.
+    package func send(_ message: EmailMessage, for client: ClientInfo?, now: Date) async throws {
+        guard let outbox else { return }
+        try await outbox.queue(.email(message), purpose: message.action.purpose, address: client?.address, now: now)
     }
 
-    /// Runs work after the answer: on the delivery queue, or (without one, in tests) a task.
+    /// Queues a notice (nothing depends on it but the reader): a failure to store it is logged,
+    /// never answered, since what it tells of has already happened.
+    package func notify(_ message: EmailMessage, for client: ClientInfo?, now: Date) async {
+        do {
+            try await send(message, for: client, now: now)
+        } catch {
+            logger.error("Notice not queued", metadata: ["mail.action": "\(message.action.rawValue)", "error": "\(error)"])
+        }
+    }
+
+    /// Runs work after the answer: on the outbox's delivery queue, or (without one) a task.
     package func afterAnswer(_ job: @escaping DeliveryQueue.Job) {
-        if let deliveries { deliveries.enqueue(job) } else { Task { await job() } }
+        if let outbox { outbox.afterAnswer(job) } else { Task { await job() } }
     }
 
     /// An address as logs show it: the first letter and the domain (`j…@example.com`).

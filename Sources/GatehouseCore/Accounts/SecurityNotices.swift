@@ -48,7 +48,7 @@ package struct SecurityNotices: EventSink {
                       (try? await history.isNew(user, sessionID: sessionID, device: device, address: address, at: date)) == true
                 else { return }
                 let extra = ["device": device ?? DeviceLabel.unknown, "address": address ?? "", "time": date.formatted(.iso8601)]
-                mail.send(mail.compose(.newDeviceNotice, to: email, secret: nil, extra: extra), for: address.map { ClientInfo(address: $0) }, now: date)
+                await mail.notify(mail.compose(.newDeviceNotice, to: email, secret: nil, extra: extra), for: address.map { ClientInfo(address: $0) }, now: date)
             }
             mail.afterAnswer(job)
             return
@@ -57,7 +57,7 @@ package struct SecurityNotices: EventSink {
         let job: DeliveryQueue.Job = { [users, mail] in
             guard let user = try? await users.user(id: userID), let email = user.email else { return }
             let client = address.map { ClientInfo(address: $0) }
-            mail.send(mail.compose(action, to: email, secret: nil, extra: ["device": device ?? DeviceLabel.unknown]), for: client, now: date)
+            await mail.notify(mail.compose(action, to: email, secret: nil, extra: ["device": device ?? DeviceLabel.unknown]), for: client, now: date)
         }
         mail.afterAnswer(job)
     }

@@ -62,6 +62,9 @@ public enum MessageResult: String, Sendable, Equatable, CaseIterable {
     case failed
     /// Not sent: the service's hourly budget was spent.
     case dropped
+    /// Not sent, and not to be tried again: a permanent refusal, the retry limit or an expired
+    /// secret. The outbox keeps it for an operator (`gatehouse outbox retry`).
+    case deadLettered = "dead_lettered"
 }
 
 /// What a message was for: a phone code, or one of the account mails.

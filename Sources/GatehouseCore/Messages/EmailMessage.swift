@@ -87,6 +87,9 @@ public struct EmailMessage: Sendable, Equatable, Codable {
     public var footer: String
     /// The server's public address, where the links point.
     public var siteURL: String
+    /// The outbox's id for it, the same on every try: the `Message-ID`'s local part and the
+    /// `webhook-id`, so a receiver can drop a repeat.
+    public var id: String?
 
     public init(
         action: Action, to: String, link: String?, code: String?, token: String?, secondaryLink: String? = nil, secondaryLabel: String? = nil, appName: String,

@@ -14,7 +14,8 @@ package struct MessageDispatch: Sendable {
         /// The hourly budget was spent; nothing was sent. Seconds until the budget renews.
         case overBudget(retryAfter: Int)
         /// The sender failed; the reason is safe to log (never the message's content).
-        case failed(reason: String)
+        /// `permanent` when the provider refused it for good (trying again cannot help).
+        case failed(reason: String, permanent: Bool)
     }
 
     package let channel: MessageChannel
@@ -90,7 +91,8 @@ package struct MessageDispatch: Sendable {
                 outcome = .sent
             }
         } catch {
-            outcome = .failed(reason: (error as? DeliveryError)?.reason ?? String(describing: type(of: error)))
+            let refusal = error as? DeliveryError
+            outcome = .failed(reason: refusal?.reason ?? String(describing: type(of: error)), permanent: refusal?.permanent ?? false)
         }
         let result: MessageResult = switch outcome {
         case .sent: .sent

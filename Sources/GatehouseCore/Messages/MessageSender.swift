@@ -1,7 +1,7 @@
 import Foundation
 
 /// One message to one person, on one channel.
-public enum OutgoingMessage: Sendable, Equatable {
+public enum OutgoingMessage: Sendable, Equatable, Codable {
     case sms(SMSMessage)
     case email(EmailMessage)
 
@@ -10,6 +10,26 @@ public enum OutgoingMessage: Sendable, Equatable {
         switch self {
         case .sms: .sms
         case .email: .email
+        }
+    }
+
+    /// The address or number it goes to.
+    public var recipient: String {
+        switch self {
+        case .sms(let message): message.to
+        case .email(let message): message.to
+        }
+    }
+
+    /// The same message carrying the outbox's id.
+    public func identified(by id: String) -> OutgoingMessage {
+        switch self {
+        case .sms(var message):
+            message.id = id
+            return .sms(message)
+        case .email(var message):
+            message.id = id
+            return .email(message)
         }
     }
 }
@@ -26,5 +46,10 @@ public protocol MessageSender: Sendable {
 /// The provider did not take the message; the person is not to blame.
 public struct DeliveryError: Error, Equatable {
     public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+    /// The provider refused it for good (SMTP 5xx, HTTP 4xx): trying again cannot help.
+    public var permanent: Bool
+    public init(_ reason: String, permanent: Bool = false) {
+        self.reason = reason
+        self.permanent = permanent
+    }
 }

@@ -17,10 +17,12 @@ package struct PhoneCodeIssuer: Sendable {
     package let code: OneTimeCode
     /// Keyed references for counter keys, the same the sign-in limits use.
     package let references: AccountKeys
-    /// The send step (budget, sender, count, report), shared with mail.
-    package var dispatch: MessageDispatch
-    /// Where a silent account check's messages go, so every request answers after the same work.
-    package let deliveries: DeliveryQueue?
+    /// The send step (budget, sender, count, report), shared with mail, which the outbox runs.
+    package var dispatch: MessageDispatch {
+        didSet { outbox?.register(dispatch) }
+    }
+    /// Where codes wait to be sent, stored with the code in one transaction.
+    package let outbox: MessageOutbox?
     package let policy: PhonePolicy
     package let logger: Logger
 
@@ -29,7 +31,7 @@ package struct PhoneCodeIssuer: Sendable {
 
     package init(
         codes: any PhoneCodeRepository, throttles: any ThrottleRepository, numbers: any PhoneNumberReader, key: SymmetricKey,
-        references: AccountKeys, sender: (any MessageSender)?, deliveries: DeliveryQueue?, policy: PhonePolicy, logger: Logger
+        references: AccountKeys, sender: (any MessageSender)?, outbox: MessageOutbox?, policy: PhonePolicy, logger: Logger
     ) {
         self.codes = codes
         self.throttles = throttles
@@ -40,7 +42,8 @@ package struct PhoneCodeIssuer: Sendable {
             channel: .sms, throttles: throttles, budget: .smsBudget, perHour: policy.smsPerHour, overBudgetResult: .failed, sender: sender, references: references,
             logger: logger
         )
-        self.deliveries = deliveries
+        self.outbox = outbox
+        outbox?.register(dispatch)
         self.policy = policy
         self.logger = logger
     }
@@ -48,11 +51,11 @@ package struct PhoneCodeIssuer: Sendable {
     /// Phone codes over one repository, with the code key every instance shares.
     package static func open(
         _ repository: some PhoneCodeRepository & ThrottleRepository & SecretRepository, numbers: any PhoneNumberReader,
-        references: AccountKeys, sender: (any MessageSender)?, deliveries: DeliveryQueue?, policy: PhonePolicy, logger: Logger
+        references: AccountKeys, sender: (any MessageSender)?, outbox: MessageOutbox?, policy: PhonePolicy, logger: Logger
     ) async throws -> PhoneCodeIssuer {
         PhoneCodeIssuer(
             codes: repository, throttles: repository, numbers: numbers, key: try await repository.key(named: secretName),
-            references: references, sender: sender, deliveries: deliveries, policy: policy, logger: logger
+            references: references, sender: sender, outbox: outbox, policy: policy, logger: logger
         )
     }
 
@@ -82,17 +85,19 @@ package struct PhoneCodeIssuer: Sendable {
         try await throttles.admit(.phoneDay(phone: reference), maximum: policy.sendsPerPhonePerDay, per: 24 * 3600, at: now)
     }
 
-    /// Stores a new code for `phone` (replacing its old one) and, when `deliver`, sends it.
+    /// Stores a new code for `phone` (replacing its old one) and, when `deliver`, its SMS in the
+    /// same transaction, through the ``outbox``.
     ///
-    /// With a silent account check the message goes through ``deliveries``: the hourly budget,
-    /// the gateway and its retries all run after the answer, so a number with an account and one
-    /// without get the same answer in the same time, and a failure is logged, never answered.
-    /// Otherwise it is sent inside the request, and a failure is 503 `sms_unavailable`.
+    /// With a silent account check the SMS is sent after the answer (the hourly budget, the
+    /// gateway and the retries all run then), so a number with an account and one without get
+    /// the same answer in the same time, and a failure is retried, never answered. Otherwise the
+    /// request sends it once itself, and a failure withdraws the code and is 503
+    /// `sms_unavailable`, so the person can ask again at once.
     package func issue(
         to phone: PhoneNumber, purpose: PhoneCodePurpose, name: String?, userID: String? = nil, deliver: Bool, address: String? = nil,
         now: Date
     ) async throws -> PhoneCodeSent {
-        let queued = policy.silentAccountCheck && deliveries != nil
+        let queued = policy.silentAccountCheck
         if deliver, !queued, let wait = try await dispatch.spendBudget(now: now) { throw GatehouseError.smsUnavailable(retryAfter: wait) }
         let code = OneTimeCode.generate(length: policy.codeLength)
         let id = RefreshToken.generate(prefix: "ghv_")
@@ -100,37 +105,42 @@ package struct PhoneCodeIssuer: Sendable {
             id: id, phone: phone.e164, purpose: purpose, name: name, codeMAC: self.code.mac(id: id, code: code), createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(policy.codeLifetime)), attempts: 0, userID: userID
         )
-        try await codes.putPhoneCode(record)
-        if deliver {
-            let message = SMSMessage.code(code, to: phone.e164, policy: policy)
-            if queued, let deliveries {
-                // Its failure is logged and counted by `send`; no one is waiting for the answer.
-                deliveries.enqueue { [self] in try? await send(message, id: id, address: address, now: now) }
-            } else {
-                try await send(message, id: id, address: address, now: now, budgetSpent: true)
-            }
+        guard deliver else {
+            try await codes.putPhoneCode(record)
+            return sent(record, phone)
         }
-        return PhoneCodeSent(
-            verificationID: id, phoneMasked: phone.masked, expiresIn: policy.codeLifetime, resendAfter: policy.resendAfter,
-            codeLength: policy.codeLength
-        )
-    }
-
-    /// Sends one code through the shared step; a code that could not be sent is deleted, so a
-    /// new one can be asked for at once, and the failure is logged with the number redacted.
-    private func send(_ message: SMSMessage, id: String, address: String?, now: Date, budgetSpent: Bool = false) async throws {
-        switch await dispatch.dispatch(.sms(message), to: message.to, purpose: .code, budgetSpent: budgetSpent, address: address, now: now) {
-        case .sent:
-            return
-        case .overBudget(let wait):
-            try? await codes.deletePhoneCode(id: id)
-            logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))", "error": "over the hourly budget"])
-            throw GatehouseError.smsUnavailable(retryAfter: wait)
-        case .failed(let reason):
-            try? await codes.deletePhoneCode(id: id)
-            logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))", "error": "\(reason)"])
+        guard let outbox else {
+            logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(phone.e164))", "error": "no outbox"])
             throw GatehouseError.smsUnavailable(retryAfter: 30)
         }
+        let message = try outbox.record(
+            .sms(SMSMessage.code(code, to: phone.e164, policy: policy)), purpose: .code, address: address, expiresAt: record.expiresAt,
+            budgetSpent: !queued, now: now
+        )
+        if queued {
+            try await outbox.queue(message, with: record.secret)
+            return sent(record, phone)
+        }
+        try await outbox.repository.putSecret(record.secret, queueing: message)
+        switch await outbox.deliver(message, retrying: false) {
+        case .sent:
+            return sent(record, phone)
+        case .overBudget(let wait):
+            try? await codes.deletePhoneCode(id: id)
+            logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(phone.e164))", "error": "over the hourly budget"])
+            throw GatehouseError.smsUnavailable(retryAfter: wait)
+        case .failed(let reason, _):
+            try? await codes.deletePhoneCode(id: id)
+            logger.error("SMS not sent", metadata: ["sms.to": "\(PhoneLog.redacted(phone.e164))", "error": "\(reason)"])
+            throw GatehouseError.smsUnavailable(retryAfter: 30)
+        }
+    }
+
+    private func sent(_ record: PhoneCodeRecord, _ phone: PhoneNumber) -> PhoneCodeSent {
+        PhoneCodeSent(
+            verificationID: record.id, phoneMasked: phone.masked, expiresIn: policy.codeLifetime, resendAfter: policy.resendAfter,
+            codeLength: policy.codeLength
+        )
     }
 
     /// The code's record if `code` is right; every try is counted before it is compared.

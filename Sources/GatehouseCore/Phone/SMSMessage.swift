@@ -7,6 +7,8 @@ public struct SMSMessage: Sendable, Equatable, Codable {
     public var body: String
     /// The code alone, for senders whose receiver builds its own text (Supabase's Send SMS hook).
     public var code: String
+    /// The outbox's id for it, the same on every try (the `webhook-id`).
+    public var id: String?
 
     /// The seed 004 message with the origin-bound last line browsers read for WebOTP.
     public static func code(_ code: String, to phone: String, policy: PhonePolicy) -> SMSMessage {

@@ -29,9 +29,10 @@ public struct SMTPEmailSender: MessageSender {
         let domain = from.address.split(separator: "@").last.map(String.init) ?? "gatehouse.localdomain"
         let mail = MailMIME.compose(
             from: from, to: message.to, subject: message.subject, text: text, html: html, date: Date(),
-            messageID: MailMIME.messageID(domain: domain)
+            messageID: message.id.map { "\($0)@\(domain)" } ?? MailMIME.messageID(domain: domain)
         )
         var last = "no attempt"
+        var permanentFailure = false
         for attempt in 1...attempts {
             if attempt > 1 { try await Task.sleep(for: backoff * (1 << (attempt - 2))) }
             do {
@@ -43,12 +44,15 @@ public struct SMTPEmailSender: MessageSender {
             } catch let failure as SMTPFailure {
                 last = failure.reason
                 logger.warning("SMTP attempt failed", metadata: ["attempt": "\(attempt)", "error": "\(failure.reason)"])
-                if !failure.transient { break }
+                if !failure.transient {
+                    permanentFailure = true
+                    break
+                }
             } catch {
                 last = String(describing: type(of: error))
                 logger.warning("SMTP attempt failed", metadata: ["attempt": "\(attempt)", "error": "\(last)"])
             }
         }
-        throw DeliveryError("smtp: \(last)")
+        throw DeliveryError("smtp: \(last)", permanent: permanentFailure)
     }
 }

@@ -48,7 +48,7 @@ public struct WebhookEmailSender: MessageSender {
             token: message.code, tokenHash: message.token, redirectTo: message.link, emailActionType: message.action.rawValue,
             siteURL: message.siteURL, subject: message.subject, text: text, html: html
         )))
-        try await webhook.post(body, provider: "email-webhook")
+        try await webhook.post(body, id: message.id, provider: "email-webhook")
         logger.info("Mail handed to the webhook", metadata: ["mail.to": "\(AccountMailer.redacted(message.to))"])
     }
 }

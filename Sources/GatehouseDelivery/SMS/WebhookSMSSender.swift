@@ -29,7 +29,7 @@ public struct WebhookSMSSender: MessageSender {
             package let sms: SMS
         }
         let body = try JSONEncoder().encode(Body(user: .init(phone: message.to), sms: .init(otp: message.code, message: message.body)))
-        try await webhook.post(body, provider: "webhook")
+        try await webhook.post(body, id: message.id, provider: "webhook")
         logger.info("SMS handed to the webhook", metadata: ["sms.to": "\(PhoneLog.redacted(message.to))"])
     }
 }

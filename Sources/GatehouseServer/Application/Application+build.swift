@@ -31,6 +31,7 @@ public func buildApplication(
     composed.events = sinks.count > 1 ? EventFanOut(sinks) : sinks.first
     let router: Router<GatehouseRequestContext>
     let services: GatehouseServices
+    let outbox: MessageOutbox
     do {
         // Migrated (or checked) before the routes are built: the services read server secrets from the schema.
         if configuration.migrateOnStart {
@@ -38,7 +39,7 @@ public func buildApplication(
         } else {
             try await repository.requireCurrentSchema()
         }
-        (router, services) = try await buildRouterAndServices(composed, repository: repository, deliveries: deliveries, logger: logger)
+        (router, services, outbox) = try await buildRouterAndServices(composed, repository: repository, deliveries: deliveries, logger: logger)
     } catch {
         try? await storage.close()
         throw error
@@ -47,6 +48,10 @@ public func buildApplication(
     let metrics = configuration.metrics.map { endpoint in
         MetricsServer.make(endpoint, sessions: repository, clock: clock, logger: logger) as any Service
     }
+    // Messages left in the outbox (retries, a killed process's) are sent by every instance's
+    // worker; on SQLite one server owns the file, so a lease found at start is a dead process's.
+    let sqlite = if case .sqlite = try DatabaseLocation(configuration.databasePath) { true } else { false }
+    let worker = OutboxWorker(outbox: outbox, releasesLeasesAtStart: sqlite)
     // Accounts their owners deleted with a grace period go once it is over.
     let purge = configuration.accounts.deletionGraceDays > 0 ? AccountPurge(deletion: services.deletion, logger: logger) as any Service : nil
     let app = Application(
@@ -54,8 +59,10 @@ public func buildApplication(
         server: try serverBuilder(configuration),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
         // Services stop in reverse after the server: the metrics listener, then the audit log
-        // writes what is left (its forwards joining the queue), then the queue drains, then storage closes.
-        services: [storage, storage.changeFeed, deliveries] + [audit as (any Service)?, metrics, purge].compactMap { $0 },
+        // writes what is left (its forwards joining the queue), then the outbox's worker ends
+        // its pass, then the queue drains (what it does not send stays in the outbox), then
+        // storage closes.
+        services: [storage, storage.changeFeed, deliveries, worker] + [audit as (any Service)?, metrics, purge].compactMap { $0 },
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )

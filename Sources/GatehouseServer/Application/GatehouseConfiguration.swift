@@ -59,6 +59,8 @@ public struct GatehouseConfiguration: Sendable {
     public var passkeys = PasskeyOptions()
     /// Account mail's limits and link lifetimes.
     public var mailPolicy = MailPolicy()
+    /// How the outbox retries, leases and keeps its rows (issue 40).
+    public var outbox = OutboxPolicy()
     /// Where account mail goes (`serve --smtp-url`, `--email-webhook`, `--email-outbox`).
     public var email = EmailDelivery.none
     /// A k-anonymity range API of breached passwords (`--breached-password-check`), such as

@@ -8,7 +8,7 @@ import Logging
 /// Every repository the server runs on, as one requirement: the SQL adapter is one, a test double may be another.
 public typealias GatehouseRepository = UserRepository & SessionRepository & ThrottleRepository & SecretRepository & AuditRepository
     & SigningKeyRepository & PhoneCodeRepository & OIDCFlowRepository & OneTimeSecretRepository & PasskeyRepository
-    & FactorRepository & FactorChallengeRepository & ProviderGrantRepository
+    & FactorRepository & FactorChallengeRepository & ProviderGrantRepository & OutboxRepository
 
 extension GatehouseServices {
     /// The pipeline and the services a configuration enables, with the key ring the JWKS route
@@ -19,6 +19,8 @@ extension GatehouseServices {
         let hasher: PasswordHasher
         /// Where events go: the caller's sinks and the security notices.
         let events: (any EventSink)?
+        /// Where mail and SMS wait to be sent, for the worker the application runs.
+        let outbox: MessageOutbox
     }
 
     /// Builds keys, tokens and hashing, then each feature service only when its settings are
@@ -42,8 +44,11 @@ extension GatehouseServices {
         // Mail exists when a sender is configured or the app needs it (then `serve` refuses to
         // start without a sender, so no mail is ever silently lost).
         let mailSender = try configuration.email.makeSender(logger: logger)
+        let outbox = MessageOutbox(
+            repository: repository, kek: kek, policy: configuration.outbox, deliveries: deliveries, clock: configuration.clock, logger: logger
+        )
         var mail = mailSender == nil && !configuration.sendsMail ? nil : try await AccountMailer.open(
-            repository, references: accountKeys, sender: mailSender, deliveries: deliveries, policy: configuration.mailPolicy,
+            repository, references: accountKeys, sender: mailSender, outbox: outbox, policy: configuration.mailPolicy,
             login: configuration.login, publicURL: publicURL, logger: logger
         )
         mail?.dispatch.events = configuration.events
@@ -60,7 +65,7 @@ extension GatehouseServices {
         let phone = try await configuration.phone.asyncMap { policy in
             var issuer = try await PhoneCodeIssuer.open(
                 repository, numbers: LibPhoneNumber(), references: accountKeys, sender: try configuration.sms.makeSender(logger: logger),
-                deliveries: deliveries, policy: policy, logger: logger
+                outbox: outbox, policy: policy, logger: logger
             )
             issuer.dispatch.events = configuration.events
             return PhoneCodes(context: context, issuer: issuer)
@@ -104,7 +109,7 @@ extension GatehouseServices {
             deletion: AccountDeletion(context: context, mail: mail) { user in try await providers?.revokeGrants(userID: user.id) },
             emailChange: mail.map { EmailChange(context: context, mail: $0) }
         )
-        return Composition(services: services, keys: keys, hasher: hasher, events: events)
+        return Composition(services: services, keys: keys, hasher: hasher, events: events, outbox: outbox)
     }
 }
 

@@ -28,13 +28,13 @@ public func buildRouter(
 }
 
 /// ``buildRouter(_:repository:deliveries:logger:)``, with the services it composed, for the
-/// application's background work (the purge of accounts whose grace period is over).
+/// application's background work (the purge of accounts whose grace period is over, the outbox).
 package func buildRouterAndServices(
     _ configuration: GatehouseConfiguration,
     repository: some GatehouseRepository,
     deliveries: DeliveryQueue? = nil,
     logger: Logger
-) async throws -> (router: Router<GatehouseRequestContext>, services: GatehouseServices) {
+) async throws -> (router: Router<GatehouseRequestContext>, services: GatehouseServices, outbox: MessageOutbox) {
     let composition = try await GatehouseServices.compose(configuration, repository: repository, deliveries: deliveries, logger: logger)
     let services = composition.services, pipeline = services.pipeline
     let router = Router(context: GatehouseRequestContext.self)
@@ -82,5 +82,5 @@ package func buildRouterAndServices(
         try JSONBody.response(try await composition.keys.jwks())
     }
     router.get("/health") { _, _ in try JSONBody.response(["status": "ok"]) }
-    return (router, services)
+    return (router, services, composition.outbox)
 }

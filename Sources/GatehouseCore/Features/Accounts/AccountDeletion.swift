@@ -62,7 +62,7 @@ package struct AccountDeletion: Sendable {
             for purpose in [OneTimeSecretPurpose.emailVerification, .passwordReset, .emailSignIn, .reauthentication] {
                 if let secret = try await mail.secrets.secret(purpose, target: email) { try await mail.secrets.deleteSecret(purpose, id: secret.id) }
             }
-            mail.send(mail.compose(.accountDeleted, to: email, secret: nil), for: client, now: now)
+            await mail.notify(mail.compose(.accountDeleted, to: email, secret: nil), for: client, now: now)
         }
         context.logger.notice("Account deleted by its owner", metadata: ["user.id": "\(user.id)", "client.address": "\(client?.address ?? "-")"])
         context.report(.accountDeleted(userID: user.id), address: client?.address, device: client.map { DeviceLabel.make(userAgent: $0.userAgent) })
@@ -78,7 +78,7 @@ package struct AccountDeletion: Sendable {
         _ = try await context.sessions.revokeSessions(userID: user.id, keeping: nil, at: now, reason: .deletionScheduled)
         if let email = user.email, let mail {
             let date = due.formatted(date: .long, time: .omitted)
-            mail.send(mail.compose(.deletionScheduled, to: email, secret: nil, extra: ["date": date]), for: client, now: now)
+            await mail.notify(mail.compose(.deletionScheduled, to: email, secret: nil, extra: ["date": date]), for: client, now: now)
         }
         context.logger.notice("Account deletion scheduled by its owner", metadata: ["user.id": "\(user.id)", "due": "\(due)"])
         context.report(.accountDeletionScheduled(userID: user.id), client: client)

@@ -12,8 +12,7 @@ extension EmailAccounts {
         let address = try checkedEmail(email)
         try await mail.admit(recipient: address, purpose: .passwordReset, from: client, now: now)
         if let user = try await context.users.user(email: address) {
-            let secret = try await mail.issue(.passwordReset, userID: user.id, email: address, now: now)
-            mail.send(mail.compose(.recovery, to: address, secret: secret), for: client, now: now)
+            try await mail.send(.recovery, .passwordReset, MailSecretFields(userID: user.id, email: address), for: client, now: now)
             context.logger.info("Password reset mailed", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
         } else {
             // The same write, so an unknown address costs the same time and its codes answer alike.
@@ -122,8 +121,7 @@ extension EmailAccounts {
             throw GatehouseError.invalidRequest("this account has no email address to send a code to")
         }
         try await mail.admit(recipient: email, purpose: .reauthentication, from: client, now: now)
-        let secret = try await mail.issue(.reauthentication, userID: principal.user.id, email: email, now: now)
-        mail.send(mail.compose(.reauthentication, to: email, secret: secret), for: client, now: now)
+        try await mail.send(.reauthentication, .reauthentication, MailSecretFields(userID: principal.user.id, email: email), for: client, now: now)
         context.logger.info("Reauthentication code mailed", metadata: ["user.id": "\(principal.user.id)", "client.address": "\(client.address)"])
     }
 

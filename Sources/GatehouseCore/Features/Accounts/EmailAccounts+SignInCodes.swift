@@ -29,8 +29,7 @@ extension EmailAccounts {
             try await mail.issueDecoy(.emailSignIn, email: address, now: now)
             return address
         }
-        let secret = try await mail.issue(.emailSignIn, fields, now: now)
-        mail.send(mail.compose(.signInCode, to: address, secret: secret), for: client, now: now)
+        try await mail.send(.signInCode, .emailSignIn, fields, for: client, now: now)
         context.logger.info("Sign-in code mailed", metadata: [
             "user.id": "\(fields.userID)", "creates": "\(fields.createsAccount == true)", "client.address": "\(client.address)",
         ])

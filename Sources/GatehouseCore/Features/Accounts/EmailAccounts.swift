@@ -61,7 +61,7 @@ package struct EmailAccounts: Sendable {
         do {
             let user = try await account.create(in: context.users, at: now)
             let fields = MailSecretFields(userID: user.id, email: address, binding: RefreshToken.hash(binding))
-            mail.send(mail.compose(.signUp, to: address, secret: try await mail.issue(.emailVerification, fields, now: now)), for: client, now: now)
+            try await mail.send(.signUp, .emailVerification, fields, for: client, now: now)
             context.logger.info("Account signed up", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
             context.report(.signedUp(userID: user.id), client: client)
         } catch RepositoryError.duplicateIdentity {
@@ -74,7 +74,7 @@ package struct EmailAccounts: Sendable {
                 let fields = MailSecretFields(
                     userID: owner.id, email: address, binding: RefreshToken.hash(binding), pendingPasswordHash: hash, pendingName: name
                 )
-                mail.send(mail.compose(.signUp, to: address, secret: try await mail.issue(.emailVerification, fields, now: now)), for: client, now: now)
+                try await mail.send(.signUp, .emailVerification, fields, for: client, now: now)
                 context.logger.info("Sign-up for an unproved address; its mail can take the account over", metadata: [
                     "user.id": "\(owner.id)", "client.address": "\(client.address)",
                 ])
@@ -82,7 +82,7 @@ package struct EmailAccounts: Sendable {
                 // The same write a new address's verification makes, so its code answers alike;
                 // it keeps the password, so signing in with it answers as a new address would.
                 try await mail.issueDecoy(.emailVerification, email: address, pendingPasswordHash: pendingKept(hash), now: now)
-                mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
+                try await mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
                 context.logger.info("Sign-up for an existing address; its owner was mailed", metadata: ["client.address": "\(client.address)"])
             }
         }
@@ -106,10 +106,10 @@ package struct EmailAccounts: Sendable {
         if let user = try await context.users.user(email: address), try await !context.emailVerified(user) {
             var fields = MailSecretFields(userID: user.id, email: address, binding: binding)
             if previous?.userID == user.id { (fields.pendingPasswordHash, fields.pendingName) = (previous?.pendingPasswordHash, previous?.pendingName) }
-            mail.send(mail.compose(.verify, to: address, secret: try await mail.issue(.emailVerification, fields, now: now)), for: client, now: now)
+            try await mail.send(.verify, .emailVerification, fields, for: client, now: now)
         } else if let pending = previous?.pendingPasswordHash, previous?.userID.isEmpty == true {
             try await mail.issueDecoy(.emailVerification, email: address, pendingPasswordHash: pending, now: now)
-            mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
+            try await mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
         } else {
             try await mail.issueDecoy(.emailVerification, email: address, now: now)
         }

@@ -91,9 +91,14 @@ extension EmailChange {
         try await moveEmail(of: user, to: pending.newEmail)
         _ = try await context.sessions.revokeSessions(userID: user.id, keeping: pending.sessionID, at: now, reason: .emailChanged)
         if let previous = pending.previousEmail {
-            let revert = try await mail.issue(.emailChangeRevert, userID: user.id, email: previous, now: now)
             let extra = ["new_email": pending.newEmail, "old_email": previous]
-            mail.send(mail.compose(.emailChangedNotice, to: previous, secret: revert, extra: extra), for: client, now: now)
+            // The change has happened: a notice that could not be stored is logged, not answered.
+            do {
+                let fields = MailSecretFields(userID: user.id, email: previous)
+                try await mail.send(.emailChangedNotice, .emailChangeRevert, fields, extra: extra, for: client, now: now)
+            } catch {
+                context.logger.error("Email-changed notice not queued", metadata: ["user.id": "\(user.id)", "error": "\(error)"])
+            }
         }
         context.logger.notice("Email changed", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
         context.report(.emailChanged(userID: user.id), client: client)

@@ -54,16 +54,14 @@ package struct EmailChange: Sendable {
         let fields = { (email: String) in MailSecretFields(userID: user.id, email: email, changeID: changeID) }
         let extra = ["new_email": address, "old_email": user.email ?? ""]
         if try await context.users.user(email: address) == nil {
-            let secret = try await mail.issue(.emailChangeNew, fields(address), now: now)
-            mail.send(mail.compose(.emailChangeNew, to: address, secret: secret, extra: extra), for: client, now: now)
+            try await mail.send(.emailChangeNew, .emailChangeNew, fields(address), extra: extra, for: client, now: now)
         } else {
             // The same write a free address gets, so its code answers alike; its owner is told.
             try await mail.issueDecoy(.emailChangeNew, email: address, now: now)
-            mail.send(mail.compose(.emailInUseNotice, to: address, secret: nil, extra: extra), for: client, now: now)
+            try await mail.send(mail.compose(.emailInUseNotice, to: address, secret: nil, extra: extra), for: client, now: now)
         }
         if let current = user.email {
-            let secret = try await mail.issue(.emailChangeCurrent, fields(current), now: now)
-            mail.send(mail.compose(.emailChangeCurrent, to: current, secret: secret, extra: extra), for: client, now: now)
+            try await mail.send(.emailChangeCurrent, .emailChangeCurrent, fields(current), extra: extra, for: client, now: now)
         }
         context.logger.info("Email change requested", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
         context.report(.emailChangeRequested(userID: user.id), client: client)

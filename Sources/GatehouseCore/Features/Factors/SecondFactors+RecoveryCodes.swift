@@ -30,6 +30,6 @@ extension SecondFactors {
         context.logger.notice("Recovery code used", metadata: ["user.id": "\(user.id)", "codes.left": "\(left)"])
         context.report(.recoveryCodeUsed(userID: user.id, left: left), client: client)
         guard let mail, let email = user.email else { return }
-        mail.send(mail.compose(.recoveryCodeUsed, to: email, secret: nil, extra: ["count": "\(left)"]), for: client, now: context.now)
+        await mail.notify(mail.compose(.recoveryCodeUsed, to: email, secret: nil, extra: ["count": "\(left)"]), for: client, now: context.now)
     }
 }
