@@ -51,9 +51,14 @@ class MailServer:
         context.load_cert_chain(self.cert, self.key)
         self.recorder = Recorder(delay)
         self.port = free_port()
-        self.controller = Controller(self.recorder, hostname="127.0.0.1", port=self.port, tls_context=context,
+        self.context, self.exclude = context, list(exclude)
+        self.start()
+
+    def start(self):
+        """Listens (again, after `stop`) on the same port, with the same certificate."""
+        self.controller = Controller(self.recorder, hostname="127.0.0.1", port=self.port, tls_context=self.context,
                                      require_starttls=True, authenticator=authenticator, auth_required=True,
-                                     auth_require_tls=True, auth_exclude_mechanism=list(exclude))
+                                     auth_require_tls=True, auth_exclude_mechanism=self.exclude)
         self.controller.start()
 
     @property

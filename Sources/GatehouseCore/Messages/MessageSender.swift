@@ -21,6 +21,14 @@ public enum OutgoingMessage: Sendable, Equatable, Codable {
         }
     }
 
+    /// The recipient as logs show it: `j…@example.com`, `+91…10`.
+    public var redactedRecipient: String {
+        switch self {
+        case .sms(let message): PhoneLog.redacted(message.to)
+        case .email(let message): AccountMailer.redacted(message.to)
+        }
+    }
+
     /// The same message carrying the outbox's id.
     public func identified(by id: String) -> OutgoingMessage {
         switch self {

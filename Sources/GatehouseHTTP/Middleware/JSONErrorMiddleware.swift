@@ -37,6 +37,9 @@ extension GatehouseError {
             return error
         case let error as AdministrationError:
             return .administration(error)
+        case let error as any StorageFailure where error.meansUnavailable:
+            logger.error("Database unavailable; answered 503", metadata: ["error.type": "\(type(of: error))"])
+            return .overloaded(retryAfter: 1)
         case let error as HTTPError:
             switch error.status {
             case .notFound: return .notFound

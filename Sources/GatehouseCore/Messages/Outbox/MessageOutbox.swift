@@ -96,12 +96,12 @@ public final class MessageOutbox: Sendable {
               let sealed = record.sealedPayload, let envelope = OutboxEnvelope(sealed: sealed, id: record.id, kek: kek)
         else {
             let reason = "its content cannot be opened (another key-encryption key?)"
-            await settle(record, .failed(reason: reason, permanent: true), retrying: retrying, address: nil, now: now)
+            await settle(record, .failed(reason: reason, permanent: true), retrying: retrying, address: nil, to: "…", now: now)
             return .failed(reason: reason, permanent: true)
         }
         if let expiry = envelope.expiresAt, expiry <= now {
             let outcome = MessageDispatch.Outcome.failed(reason: "its code or link expired before it could be sent", permanent: true)
-            await settle(record, outcome, retrying: retrying, address: envelope.address, now: now)
+            await settle(record, outcome, retrying: retrying, address: envelope.address, to: envelope.message.redactedRecipient, now: now)
             return outcome
         }
         let message = envelope.message
@@ -114,7 +114,7 @@ public final class MessageOutbox: Sendable {
             message, to: message.recipient, purpose: record.purpose, share: share, budgetSpent: envelope.budgetSpent || record.attempts > 0,
             address: envelope.address, now: now
         )
-        await settle(record, outcome, retrying: retrying, address: envelope.address, now: now)
+        await settle(record, outcome, retrying: retrying, address: envelope.address, to: message.redactedRecipient, now: now)
         return outcome
     }
 

@@ -1,0 +1,33 @@
+import GatehouseCore
+import PostgresKit
+import SQLiteKit
+
+extension PSQLError: StorageFailure {
+    /// The connection failed or closed, or the server refused for a reason of its own state:
+    /// SQLSTATE class 08 (connection), 53 (out of resources, such as connections or disk) and
+    /// 57P (shutting down, starting up).
+    public var meansUnavailable: Bool {
+        switch code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:
+            return true
+        case .server:
+            guard let state = serverInfo?[.sqlState] else { return false }
+            return state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P")
+        default:
+            return false
+        }
+    }
+}
+
+extension SQLiteError: StorageFailure {
+    /// The disk is full or failing, or the file is held past the busy timeout.
+    public var meansUnavailable: Bool {
+        switch reason {
+        case .full, .ioError, .ioErrorFailedWrite, .ioErrorFailedSync, .ioErrorFailedDirSync, .ioErrorFailedRead, .ioErrorIncompleteRead,
+             .busy, .busyTimeout, .busyInRecovery, .locked, .cantOpen:
+            true
+        default:
+            false
+        }
+    }
+}
