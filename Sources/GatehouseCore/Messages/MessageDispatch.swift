@@ -86,7 +86,7 @@ package struct MessageDispatch: Sendable {
             } else if !budgetSpent, let wait = try await spendBudget(now: now) {
                 outcome = .overBudget(retryAfter: wait)
             } else {
-                guard let sender else { throw DeliveryError("no \(channel.rawValue) sender is configured") }
+                guard let sender else { throw DeliveryError("no \(channel.rawValue) sender is configured", permanent: true) }
                 try await sender.send(message)
                 outcome = .sent
             }

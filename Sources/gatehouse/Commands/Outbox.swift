@@ -97,6 +97,7 @@ extension Gatehouse.Outbox {
                 try await storage.repository.requeueDeadMessages(id: dead ? nil : id, at: Date())
             }
             if let id, !dead, count == 0 { throw CommandFailure("no dead-lettered message has the id \(id)") }
+            guard count > 0 else { return print("No dead-lettered messages.") }
             print("\(count) message\(count == 1 ? "" : "s") back in line; a running server sends \(count == 1 ? "it" : "them") within a second.")
         }
     }
