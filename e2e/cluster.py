@@ -61,26 +61,26 @@ def new_database():
 class Cluster:
     """`count` instances on one new PostgreSQL database behind nginx; `url` is nginx's."""
 
-    def __init__(self, count=3, extra=ROOMY_LIMITS):
+    def __init__(self, count=3, extra=ROOMY_LIMITS, database=None, environment=None, port=None):
         self.folder = tempfile.mkdtemp(prefix="gatehouse-cluster-")
-        self.database = new_database()
+        self.database = database or new_database()
         kek = base64.b64encode(os.urandom(32)).decode()
-        self.env = {**os.environ, "GATEHOUSE_KEY_ENCRYPTION_KEY": kek, "GATEHOUSE_DATABASE_URL": self.database}
+        self.env = {**os.environ, **(environment or {}), "GATEHOUSE_KEY_ENCRYPTION_KEY": kek, "GATEHOUSE_DATABASE_URL": self.database}
         self.cli("migrate")
         self.cli("users", "create", "--email", EMAIL, "--name", NAME, "--password-stdin", "--allow-weak-password", stdin=PASSWORD)
         self.extra = ("--trusted-proxy", "127.0.0.1", "--signing-key-refresh", "1", *extra)
         self.instances = [self.start_instance() for _ in range(count)]
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.nginx = self.start_nginx()
 
     def cli(self, *args, stdin=""):
         return subprocess.run([BIN, *args], input=stdin, capture_output=True, text=True, check=True, env=self.env)
 
-    def start_instance(self, migrate=True):
-        port = free_port()
+    def start_instance(self, migrate=True, port=None):
+        port = port or free_port()
         log = open(os.path.join(self.folder, f"server-{port}.log"), "w")
-        arguments = [BIN, "serve", "--port", str(port), "--log-level", "info", *self.extra]
+        arguments = [BIN, "serve", "--port", str(port), "--log-level", os.environ.get("E2E_CLUSTER_LOG_LEVEL", "info"), *self.extra]
         if not migrate:
             arguments.append("--no-migrate")
         process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=log, text=True, env=self.env)

@@ -129,12 +129,15 @@ class WebhookReceiver:
     """An HTTP receiver on loopback that accepts only correctly signed Standard Webhooks.
 
     `failures` makes the first few deliveries answer 500, to prove the sender retries; `delay`
-    makes every answer take that many seconds, as a slow gateway does."""
+    makes every answer take that many seconds, as a slow gateway does; while `down` is set every
+    delivery answers 503. `ids` holds each accepted delivery's `webhook-id`."""
 
     def __init__(self, failures=0, delay=0.0):
         self.secret = "whsec_" + base64.b64encode(os.urandom(32)).decode()
-        verifier, received, rejected = Webhook(self.secret), [], []
+        verifier, received, rejected, ids = Webhook(self.secret), [], [], []
         remaining = [failures]
+        receiver = self
+        self.down = False
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
@@ -148,19 +151,20 @@ class WebhookReceiver:
                     self.send_response(401)
                     self.end_headers()
                     return
-                if remaining[0] > 0:
+                if remaining[0] > 0 or receiver.down:
                     remaining[0] -= 1
-                    self.send_response(500)
+                    self.send_response(503 if receiver.down else 500)
                     self.end_headers()
                     return
                 received.append(payload)
+                ids.append(self.headers.get("webhook-id"))
                 self.send_response(204)
                 self.end_headers()
 
             def log_message(self, *args):
                 pass
 
-        self.received, self.rejected = received, rejected
+        self.received, self.rejected, self.ids = received, rejected, ids
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/sms"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()

@@ -13,7 +13,8 @@ import pytest
 from conftest import BIN, Server, free_port
 from mail_server import MailServer
 from test_email import ANON, NEW_PASSWORD, call, link_and_code, sign_up
-from test_operations import scrape, value
+from sms_gateways import WebhookReceiver
+from test_operations import login, scrape, value
 
 # The first retry a second after a failure (then 2 s, 4 s, …), so the tests wait seconds, not minutes.
 FAST_RETRIES = ("--outbox-retry-after", "1s")
@@ -132,6 +133,51 @@ def test_O03_past_the_retry_limit_a_mail_is_dead_lettered_counted_audited_and_re
         wait_for(lambda: outbox(server, "dead") == [] and len(outbox(server, "sent")) == 1, what="sent row")
     finally:
         server.close()
+
+
+def audit_forwarder(receiver, database=None):
+    return Server("000-generic", extra=("--audit-webhook", receiver.url.replace("/sms", "/audit"), *FAST_RETRIES),
+                  environment={"GATEHOUSE_AUDIT_WEBHOOK_SECRET": receiver.secret}, database=database)
+
+
+def test_O05_audit_batches_written_while_the_siem_is_down_survive_kill_9_and_arrive_exactly_once():
+    receiver = WebhookReceiver()
+    receiver.down = True
+    server = audit_forwarder(receiver)
+    try:
+        for _ in range(3):
+            assert login(server, password="wrong-password").status_code == 401
+            time.sleep(0.3)  # separate batches
+        assert login(server).status_code == 200
+        # Each written batch is an outbox row, tried and refused at least once.
+        wait_for(lambda: (rows := [row for row in outbox(server) if row["channel"] == "audit_webhook"])
+                 and all(row["attempts"] >= 1 for row in rows)
+                 and sum(1 for _ in rows) >= 2, what="refused audit batches")
+        assert not receiver.received
+        server.process.kill()
+        server.process.wait(timeout=10)
+    finally:
+        server.close()
+    written = [json.loads(line) for line in subprocess.run(
+        [BIN, "audit", "--json", "--database", server.database], capture_output=True, text=True, check=True).stdout.splitlines()]
+    expected = collections.Counter(entry["type"] for entry in written if not (entry.get("actor") or "").startswith("cli:"))
+    assert expected["sign_in.refused"] == 3 and expected["sign_in.succeeded"] == 1
+    receiver.down = False
+    restarted = audit_forwarder(receiver, database=server.database)
+    try:
+        wait_for(lambda: not [row for row in outbox(restarted) if row["channel"] == "audit_webhook"], timeout=45, what="sent batches")
+        time.sleep(1.5)  # any duplicate would come now
+        assert len(receiver.ids) == len(set(receiver.ids)), "each batch once"
+        sent = {row["id"] for row in outbox(restarted, "sent") if row["channel"] == "audit_webhook"}
+        assert set(receiver.ids) == sent, "the webhook-id is the outbox row's id"
+        forwarded = collections.Counter(entry["type"] for batch in receiver.received for entry in batch["entries"])
+        # Everything the killed server wrote, once; the restarted one may have written more since.
+        assert all(forwarded[kind] >= count for kind, count in expected.items()), (forwarded, expected)
+        assert forwarded["sign_in.refused"] == 3 and forwarded["sign_in.succeeded"] == 1
+        assert not receiver.rejected
+    finally:
+        restarted.close()
+        receiver.close()
 
 
 def test_O04_the_outbox_commands_refuse_bad_arguments_in_one_line():

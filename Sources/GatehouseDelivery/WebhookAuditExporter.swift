@@ -3,8 +3,8 @@ import GatehouseCore
 import Logging
 
 /// Forwards audit entries to a SIEM's Standard Webhooks receiver: one signed POST per written
-/// batch, `{"type": "audit.entries", "entries": [...]}`, with the shared retries.
-public struct WebhookAuditExporter: AuditExporter {
+/// batch, `{"type": "audit.entries", "entries": [...]}`, its `webhook-id` the batch's outbox id.
+public struct WebhookAuditExporter: MessageSender {
     package let webhook: SignedWebhook
 
     /// - Parameters:
@@ -14,7 +14,8 @@ public struct WebhookAuditExporter: AuditExporter {
         webhook = try SignedWebhook(url: url, secret: secret, logger: logger)
     }
 
-    public func export(_ entries: [AuditEntry]) async throws {
+    public func send(_ outgoing: OutgoingMessage) async throws {
+        guard case .audit(let batch) = outgoing else { throw DeliveryError("the audit webhook carries only audit entries", permanent: true) }
         struct Body: Encodable {
             let type = "audit.entries"
             let entries: [AuditEntry]
@@ -22,6 +23,6 @@ public struct WebhookAuditExporter: AuditExporter {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
-        try await webhook.post(try encoder.encode(Body(entries: entries)), provider: "audit-webhook")
+        try await webhook.post(try encoder.encode(Body(entries: batch.entries)), id: batch.id, provider: "audit-webhook")
     }
 }

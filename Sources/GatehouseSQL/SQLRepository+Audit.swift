@@ -57,7 +57,7 @@ extension SQLRepository: AuditRepository {
     /// Rows per INSERT: nine values each keeps a statement far below SQLite's bind limit.
     static let auditRowsPerInsert = 500
 
-    public func appendAuditEntries(_ entries: [AuditEntry]) async throws {
+    public func appendAuditEntries(_ entries: [AuditEntry], queueing export: OutboxRecord?) async throws {
         guard !entries.isEmpty else { return }
         let rows = entries.map(NewAuditRow.init)
         try await transaction { db in
@@ -65,6 +65,7 @@ extension SQLRepository: AuditRepository {
                 let chunk = Array(rows[start..<min(start + Self.auditRowsPerInsert, rows.count)])
                 try await db.insert(into: "audit_events").models(chunk, nilEncodingStrategy: .asNil).run()
             }
+            if let export { try await db.raw(Self.insert(export)).run() }
         }
     }
 

@@ -37,7 +37,7 @@ extension SQLRepository: OutboxRepository {
         }
     }
 
-    private static func insert(_ message: OutboxRecord) -> SQLQueryString {
+    static func insert(_ message: OutboxRecord) -> SQLQueryString {
         """
         INSERT INTO outbox (id, channel, purpose, recipient, payload, state, attempts, next_attempt_at, lease_until, created_at, sent_at, last_error)
         VALUES (\(bind: message.id), \(bind: message.channel.rawValue), \(bind: message.purpose.rawValue), \(bind: message.recipient),

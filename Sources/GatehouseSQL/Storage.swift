@@ -78,7 +78,7 @@ package final class PostgresPools: @unchecked Sendable {
             source: PostgresConnectionSource(sqlConfiguration: configuration),
             maxConnectionsPerEventLoop: 4, logger: logger, on: MultiThreadedEventLoopGroup.singleton
         )
-        sql = pools.database(logger: logger).sql(queryLogLevel: .trace)
+        sql = PostgresSessionDatabase(pool: pools.database(logger: logger), queryLogLevel: .trace)
     }
 
     package func shutdown() async throws {

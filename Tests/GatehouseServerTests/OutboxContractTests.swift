@@ -4,7 +4,7 @@ import GatehouseSQL
 import Testing
 
 /// Issue 40: the outbox's storage contract, on SQLite and PostgreSQL alike: a secret and its
-/// message are written together or not at all; a due message is leased to one instance only;
+/// message, and audit entries and their webhook batch, are written together or not at all; a due message is leased to one instance only;
 /// a sent one loses its content; dead ones come back on an operator's word.
 @Suite struct OutboxContractTests {
     typealias Engine = RepositoryContractTests.Engine
@@ -37,6 +37,26 @@ import Testing
             }
             #expect(try await repository.secret(.passwordReset, id: "s2") == nil, "rolled back with its message")
             #expect(try await repository.secret(.passwordReset, target: "ann@example.com")?.id == "s1")
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func auditEntriesAndTheBatchThatForwardsThemAreStoredTogetherOrNotAtAll(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            let entry = { (type: String) in AuditEntry(at: Self.now, type: type, account: "ref") }
+            var export = Self.message("ghx_a1")
+            export.channel = .auditWebhook
+            export.purpose = .auditExport
+            try await repository.appendAuditEntries([entry("sign_in.refused"), entry("sign_in.succeeded")], queueing: export)
+            #expect(try await repository.auditEntries(AuditQuery()).count == 2)
+            let queued = try await repository.messages(in: .pending, limit: 10)
+            #expect(queued.map(\.id) == ["ghx_a1"] && queued.first?.channel == .auditWebhook && queued.first?.purpose == .auditExport)
+            // The batch's id is taken, so its insert fails: its entries must not be written either.
+            await #expect(throws: (any Error).self) {
+                try await repository.appendAuditEntries([entry("session.ended")], queueing: export)
+            }
+            #expect(try await repository.auditEntries(AuditQuery()).map(\.type).sorted() == ["sign_in.refused", "sign_in.succeeded"])
         }
     }
 

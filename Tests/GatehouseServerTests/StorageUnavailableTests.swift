@@ -31,4 +31,32 @@ import Testing
             #expect(try await client.login().status == .ok, "writes come back once the lock is gone")
         }
     }
+
+    /// PostgreSQL ended a connection in the middle of a transaction (a restart's "terminating
+    /// connection"). The next statement fails at once as "unavailable" (503), where PostgresNIO
+    /// alone would write it to the closed channel and never answer; nothing is committed, and
+    /// the pool's next transaction works.
+    @Test(.timeLimit(.minutes(1)), arguments: RepositoryContractTests.Engine.available.filter { $0 == .postgres })
+    func aTransactionWhoseConnectionTheServerEndsFailsAtOnceAsUnavailable(engine: RepositoryContractTests.Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            try await repository.database.raw("CREATE TABLE lost_test (n INT)").run()
+            let started = ContinuousClock.now
+            let failure = await #expect(throws: (any Error).self) {
+                try await repository.transaction { session in
+                    try await session.raw("INSERT INTO lost_test VALUES (1)").run()
+                    struct Backend: Decodable { let pid: Int32 }
+                    let pid = try #require(try await session.raw("SELECT pg_backend_pid() AS pid").first(decoding: Backend.self)).pid
+                    try await repository.database.raw("SELECT pg_terminate_backend(\(bind: pid))").run()
+                    try await Task.sleep(for: .milliseconds(300))  // the server's goodbye arrives and the channel closes
+                    try await session.raw("INSERT INTO lost_test VALUES (2)").run()
+                }
+            }
+            #expect(ContinuousClock.now - started < .seconds(10), "failed, not hung")
+            #expect((failure as? any StorageFailure)?.meansUnavailable == true, "answered 503, not 500: \(String(describing: failure))")
+            struct Count: Decodable { let n: Int64 }
+            #expect(try await repository.database.raw("SELECT COUNT(*) AS n FROM lost_test").first(decoding: Count.self)?.n == 0)
+            try await repository.transaction { try await $0.raw("INSERT INTO lost_test VALUES (3)").run() }
+        }
+    }
 }

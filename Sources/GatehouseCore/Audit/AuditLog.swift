@@ -6,6 +6,10 @@ import ServiceLifecycle
 /// The audit log: an ``EventSink`` that writes every security event to the database, off the
 /// request path, and optionally forwards it to a SIEM.
 ///
+/// Forwarding goes through the outbox (``forward(through:)``): each written batch and its
+/// outbox row are one transaction, so a batch is never written and then lost to a crash
+/// before it leaves, and a SIEM that is down gets it on a retry, under the same `webhook-id`.
+///
 /// ``record(_:at:address:device:)`` appends to a buffer and returns; ``run()`` writes what has
 /// gathered in one transaction each time it wakes, so entries that arrive while a write is under
 /// way share the next one (a group commit): a burst of sign-ins costs a few writes, not one each.
@@ -16,28 +20,24 @@ public final class AuditLog: EventSink, Service, Sendable {
     package let repository: any AuditRepository
     /// How long entries are kept; `nil` keeps them for ever.
     package let retention: TimeInterval?
-    package let exporter: (any AuditExporter)?
-    package let deliveries: DeliveryQueue?
     package let clock: @Sendable () -> Date
     package let logger: Logger
     /// Past this many unwritten entries (the database is down), the oldest are dropped and counted.
     package let capacity: Int
     private let buffer = Mutex<[AuditEntry]>([])
+    /// Where written batches are forwarded, once the outbox that carries them is composed.
+    private let exports = Mutex<MessageOutbox?>(nil)
     private let dropped = Mutex(0)
     private let wake: AsyncStream<Void>
     private let wakeContinuation: AsyncStream<Void>.Continuation
 
-    /// - Parameters:
-    ///   - retention: entries older than this are deleted in the background (hourly).
-    ///   - exporter: where each written batch is forwarded (a webhook), through `deliveries`.
+    /// - Parameter retention: entries older than this are deleted in the background (hourly).
     public init(
-        repository: any AuditRepository, retention: TimeInterval? = nil, exporter: (any AuditExporter)? = nil,
-        deliveries: DeliveryQueue? = nil, capacity: Int = 100_000, clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+        repository: any AuditRepository, retention: TimeInterval? = nil, capacity: Int = 100_000,
+        clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
         self.repository = repository
         self.retention = retention
-        self.exporter = exporter
-        self.deliveries = deliveries
         self.capacity = capacity
         self.clock = clock
         self.logger = logger
@@ -60,19 +60,30 @@ public final class AuditLog: EventSink, Service, Sendable {
         wakeContinuation.yield()
     }
 
+    /// Forwards every batch written from now on through `outbox`'s audit channel, which the
+    /// composition registers with the webhook's sender.
+    package func forward(through outbox: MessageOutbox) {
+        exports.withLock { $0 = outbox }
+    }
+
     /// Entries recorded but not yet written.
     package var pending: Int { buffer.withLock { $0.count } }
 
-    /// Writes everything buffered now, in one transaction; on failure the entries stay buffered
-    /// (ahead of newer ones) and the error is thrown.
+    /// Writes everything buffered now, in one transaction with the outbox row that forwards it;
+    /// on failure the entries stay buffered (ahead of newer ones) and the error is thrown.
     public func flush() async throws {
         let batch = buffer.withLock { entries in
             defer { entries.removeAll(keepingCapacity: true) }
             return entries
         }
         guard !batch.isEmpty else { return }
+        let outbox = exports.withLock { $0 }
+        var export: OutboxRecord?
         do {
-            try await repository.appendAuditEntries(batch)
+            export = try outbox?.record(
+                .audit(AuditBatch(entries: batch)), purpose: .auditExport, address: nil, expiresAt: nil, budgetSpent: true, now: clock()
+            )
+            try await repository.appendAuditEntries(batch, queueing: export)
         } catch {
             buffer.withLock { entries in
                 entries.insert(contentsOf: batch, at: 0)
@@ -80,7 +91,7 @@ public final class AuditLog: EventSink, Service, Sendable {
             }
             throw error
         }
-        if let exporter { forward(batch, to: exporter) }
+        if let outbox, let export { outbox.deliverSoon(export) }
     }
 
     /// Deletes the entries older than the retention; returns how many.
@@ -127,17 +138,5 @@ public final class AuditLog: EventSink, Service, Sendable {
             try? await Task.sleep(for: .seconds(1))
             if pending > 0 { wakeContinuation.yield() }
         }
-    }
-
-    private func forward(_ batch: [AuditEntry], to exporter: any AuditExporter) {
-        let logger = logger
-        let job: DeliveryQueue.Job = {
-            do {
-                try await exporter.export(batch)
-            } catch {
-                logger.error("Audit entries not forwarded", metadata: ["audit.entries": "\(batch.count)", "error": "\(error)"])
-            }
-        }
-        if let deliveries { deliveries.enqueue(job) } else { Task { await job() } }
     }
 }

@@ -54,6 +54,9 @@ public enum PasswordChangeMethod: String, Sendable, Equatable, CaseIterable {
 public enum MessageChannel: String, Sendable, Equatable, CaseIterable {
     case sms
     case email
+    /// Written audit entries, forwarded to a SIEM's webhook. Its sends are never themselves
+    /// audited (each would be exported again).
+    case auditWebhook = "audit_webhook"
 }
 
 /// What happened to a message handed to its channel.
@@ -81,6 +84,8 @@ public enum MessagePurpose: String, Sendable, Equatable, CaseIterable {
     case emailChange = "email_change"
     /// A notice of a change to how the account is signed in to.
     case securityNotice = "security_notice"
+    /// A batch of written audit entries for the audit webhook.
+    case auditExport = "audit_export"
 }
 
 /// Which limit refused an attempt: the `limit` of `sign_in.throttled` rows and of

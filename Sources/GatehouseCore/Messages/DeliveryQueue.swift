@@ -2,17 +2,18 @@ import Logging
 import NIOConcurrencyHelpers
 import ServiceLifecycle
 
-/// Runs deliveries (an SMS now, mail next) off the request path: bounded, a few at a time, and
-/// drained on a clean shutdown.
+/// Runs work after the answer, off the request path: bounded, a few at a time, and drained on a
+/// clean shutdown.
 ///
+/// The outbox's first try of each stored message runs here (``MessageOutbox/deliverSoon(_:)``).
 /// A request that enqueues answers after the same work whether or not anything is sent, so
-/// how long a gateway takes can never tell an attacker which numbers have accounts. Each job
-/// does its own retries and reports its own failure (the log, later the metrics); the queue
+/// how long a gateway takes can never tell an attacker which numbers have accounts. The queue
 /// only bounds how many wait (``capacity``) and how many run at once (``concurrency``).
 ///
 /// A graceful shutdown stops taking jobs and runs those already queued, for at most
-/// ``drainTimeout``; jobs that have not started by then are dropped and counted in the log, so a
-/// mail server that answers slowly can hold a shutdown up only by the jobs already running.
+/// ``drainTimeout``; jobs that have not started by then are dropped and counted in the log.
+/// Nothing is lost that way: a dropped first try's message stays in the outbox, and the next
+/// worker to start sends it once its lease runs out.
 public final class DeliveryQueue: Service, Sendable {
     public typealias Job = @Sendable () async -> Void
 

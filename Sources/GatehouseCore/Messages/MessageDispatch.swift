@@ -20,8 +20,9 @@ package struct MessageDispatch: Sendable {
 
     package let channel: MessageChannel
     package let throttles: any ThrottleRepository
-    /// The service-wide counter this channel's sends are spent from.
-    package let budget: LimitKey
+    /// The service-wide counter this channel's sends are spent from; `nil` for none (the
+    /// audit webhook, whose batches the server makes itself).
+    package let budget: LimitKey?
     package let perHour: Int
     /// How a message the budget stopped is counted: mail counts it `dropped` (nobody waits for
     /// it), SMS `failed` (its code is deleted and a new one may be asked for at once).
@@ -36,7 +37,7 @@ package struct MessageDispatch: Sendable {
     package var sharePerHour = Int.max
 
     package init(
-        channel: MessageChannel, throttles: any ThrottleRepository, budget: LimitKey, perHour: Int, overBudgetResult: MessageResult,
+        channel: MessageChannel, throttles: any ThrottleRepository, budget: LimitKey?, perHour: Int, overBudgetResult: MessageResult,
         sender: (any MessageSender)?, references: AccountKeys, logger: Logger
     ) {
         self.overBudgetResult = overBudgetResult
@@ -51,6 +52,7 @@ package struct MessageDispatch: Sendable {
 
     /// Counts one message against the hourly budget: `nil` when it may go, else the wait.
     package func spendBudget(now: Date) async throws -> Int? {
+        guard let budget else { return nil }
         let counter = try await throttles.hit(budget, window: 3600, at: now)
         guard counter.count > perHour else { return nil }
         logger.warning("Message budget for this hour is spent; a message was not sent", metadata: [

@@ -1,31 +1,39 @@
 import Foundation
 
-/// One message to one person, on one channel.
+/// One message on one channel: to a person, or (audit entries) to the operator's SIEM.
 public enum OutgoingMessage: Sendable, Equatable, Codable {
     case sms(SMSMessage)
     case email(EmailMessage)
+    case audit(AuditBatch)
 
     /// The channel it leaves by, as logs and metrics say it.
     public var channel: MessageChannel {
         switch self {
         case .sms: .sms
         case .email: .email
+        case .audit: .auditWebhook
         }
     }
 
-    /// The address or number it goes to.
+    /// The address or number it goes to; the audit webhook is one recipient.
     public var recipient: String {
         switch self {
         case .sms(let message): message.to
         case .email(let message): message.to
+        case .audit: Self.auditRecipient
         }
     }
+
+    /// How audit batches name their one recipient (its keyed reference is the rows' `recipient`).
+    static let auditRecipient = "audit-webhook"
+
 
     /// The recipient as logs show it: `j…@example.com`, `+91…10`.
     public var redactedRecipient: String {
         switch self {
         case .sms(let message): PhoneLog.redacted(message.to)
         case .email(let message): AccountMailer.redacted(message.to)
+        case .audit: Self.auditRecipient
         }
     }
 
@@ -38,6 +46,9 @@ public enum OutgoingMessage: Sendable, Equatable, Codable {
         case .email(var message):
             message.id = id
             return .email(message)
+        case .audit(var batch):
+            batch.id = id
+            return .audit(batch)
         }
     }
 }

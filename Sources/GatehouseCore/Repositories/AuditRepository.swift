@@ -23,10 +23,18 @@ public struct AuditQuery: Sendable, Equatable {
 
 /// Where the audit log is kept.
 public protocol AuditRepository: Sendable {
-    /// Stores the entries in one transaction: all of them or none.
-    func appendAuditEntries(_ entries: [AuditEntry]) async throws
+    /// Stores the entries in one transaction: all of them or none, and with them `export`, the
+    /// outbox row that forwards them to the audit webhook.
+    func appendAuditEntries(_ entries: [AuditEntry], queueing export: OutboxRecord?) async throws
     /// The entries that match, newest first, each with its sequence number.
     func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry]
     /// Deletes the entries older than `date` in one statement; returns how many.
     func pruneAuditEntries(before date: Date) async throws -> Int
+}
+
+extension AuditRepository {
+    /// Stores the entries in one transaction, forwarding them nowhere.
+    public func appendAuditEntries(_ entries: [AuditEntry]) async throws {
+        try await appendAuditEntries(entries, queueing: nil)
+    }
 }

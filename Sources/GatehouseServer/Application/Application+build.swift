@@ -24,7 +24,7 @@ public func buildApplication(
     let storage = try await Storage.open(try DatabaseLocation(configuration.databasePath), logger: logger)
     let repository = storage.repository
     let deliveries = DeliveryQueue(logger: logger)
-    let audit = try configuration.audit.enabled ? AuditLog.compose(configuration, repository: repository, deliveries: deliveries, logger: logger) : nil
+    let audit = configuration.audit.enabled ? AuditLog.compose(configuration, repository: repository, logger: logger) : nil
     // The pipeline reports to the audit log and to any sink the caller gave.
     var composed = configuration
     let sinks = [configuration.events, audit].compactMap { $0 }
@@ -40,6 +40,8 @@ public func buildApplication(
             try await repository.requireCurrentSchema()
         }
         (router, services, outbox) = try await buildRouterAndServices(composed, repository: repository, deliveries: deliveries, logger: logger)
+        // Written batches leave through the outbox's audit channel, registered when a webhook is set.
+        if configuration.audit.webhook != nil { audit?.forward(through: outbox) }
     } catch {
         try? await storage.close()
         throw error
@@ -59,7 +61,7 @@ public func buildApplication(
         server: try serverBuilder(configuration),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
         // Services stop in reverse after the server: the metrics listener, then the audit log
-        // writes what is left (its forwards joining the queue), then the outbox's worker ends
+        // writes what is left (its forwards joining the outbox), then the outbox's worker ends
         // its pass, then the queue drains (what it does not send stays in the outbox), then
         // storage closes.
         services: [storage, storage.changeFeed, deliveries, worker] + [audit as (any Service)?, metrics, purge].compactMap { $0 },

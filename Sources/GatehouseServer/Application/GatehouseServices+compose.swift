@@ -19,7 +19,7 @@ extension GatehouseServices {
         let hasher: PasswordHasher
         /// Where events go: the caller's sinks and the security notices.
         let events: (any EventSink)?
-        /// Where mail and SMS wait to be sent, for the worker the application runs.
+        /// Where mail, SMS and audit batches wait to be sent, for the worker the application runs.
         let outbox: MessageOutbox
     }
 
@@ -47,6 +47,9 @@ extension GatehouseServices {
         let outbox = MessageOutbox(
             repository: repository, kek: kek, policy: configuration.outbox, deliveries: deliveries, clock: configuration.clock, logger: logger
         )
+        if let exports = try AuditLog.exports(configuration, throttles: repository, references: accountKeys, logger: logger) {
+            outbox.register(exports)
+        }
         var mail = mailSender == nil && !configuration.sendsMail ? nil : try await AccountMailer.open(
             repository, references: accountKeys, sender: mailSender, outbox: outbox, policy: configuration.mailPolicy,
             login: configuration.login, publicURL: publicURL, logger: logger
