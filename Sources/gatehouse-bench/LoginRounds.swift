@@ -1,0 +1,93 @@
+import Foundation
+import GatehouseCore
+import Synchronization
+
+/// Issue 41: login throughput as rounds that can be believed, against the real bound.
+///
+/// The bound is measured, not derived: libsodium's argon2id at Gatehouse's cost on `cores`
+/// threads at once, hashes per second, for a few seconds at the start of each round (two busy
+/// threads share caches and memory bandwidth, so it is lower than cores ÷ one thread's time).
+/// Each round then signs in at 2, 8 and 16 connections, and at 8 beside 8 connections reading
+/// `/api/me` as fast as they can. This machine is noisy: every round is printed, and the
+/// figures are the medians.
+enum LoginRounds {
+    static let connections = [2, 8, 16]
+
+    struct Round {
+        var bound: Double
+        var logins: [Int: Double]
+        /// Logins/s at 8 connections while 8 others read `/api/me`.
+        var beside: Double
+        var reads: Double
+    }
+
+    /// Hashes per second with `threads` threads hashing at once for `seconds`.
+    static func parallelBound(threads: Int, seconds: Double) -> Double {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let total = Mutex(0)
+        let start = ContinuousClock.now
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            let salt = [UInt8](repeating: 7, count: 16)
+            var done = 0
+            while ContinuousClock.now < deadline {
+                _ = try? Argon2.Sodium.hash(Array("bound-\(thread)-\(done)".utf8), salt: salt, parameters: .owasp, length: 32)
+                done += 1
+            }
+            total.withLock { $0 += done }
+        }
+        return Double(total.withLock { $0 }) / (ContinuousClock.now - start).seconds
+    }
+
+    /// Runs `rounds` rounds against the server `client` talks to; prints each and the medians.
+    /// - Returns: the median logins/s at each connection count.
+    @discardableResult
+    static func run(_ client: LoadClient, token: String, rounds: Int, seconds: Double) async throws -> [Int: Double] {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var done: [Round] = []
+        for index in 1...rounds {
+            let bound = parallelBound(threads: cores, seconds: 3)
+            var logins: [Int: Double] = [:]
+            for count in connections {
+                logins[count] = try await client.rate(concurrency: count, seconds: seconds) { _ in _ = try await client.login() }
+            }
+            let (beside, reads) = try await besideReads(client, token: token, seconds: seconds)
+            let round = Round(bound: bound, logins: logins, beside: beside, reads: reads)
+            done.append(round)
+            print(String(format: "round %d: bound %.1f hashes/s on %d threads; logins/s %@; at 8 beside 8 /api/me readers %.1f (%.2f× alone, %.0f reads/s)",
+                         index, bound, cores, describe(round), beside, beside / (logins[8] ?? 1), reads))
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        var medians: [Int: Double] = [:]
+        for count in connections {
+            medians[count] = median(done.map { $0.logins[count] ?? 0 })
+            let ratio = median(done.map { ($0.logins[count] ?? 0) / $0.bound })
+            print(String(format: "logins/s at %2d connections, median of %d rounds: %.1f (%.2f× the %d-thread bound; target ≥ 0.90)",
+                         count, rounds, medians[count] ?? 0, ratio, cores))
+        }
+        let share = median(done.map { $0.beside / ($0.logins[8] ?? 1) })
+        print(String(format: "logins at 8 connections beside a saturating /api/me load, median: %.2f× their rate alone (target ≥ 0.50)", share))
+        return medians
+    }
+
+    private static func describe(_ round: Round) -> String {
+        connections.map { count in
+            String(format: "%d: %.1f (%.2f×)", count, round.logins[count] ?? 0, (round.logins[count] ?? 0) / round.bound)
+        }.joined(separator: ", ")
+    }
+
+    /// Logins/s at 8 connections while 8 other connections read `/api/me`; and the reads/s.
+    private static func besideReads(_ client: LoadClient, token: String, seconds: Double) async throws -> (Double, Double) {
+        let readers = LoadClient(base: client.base)
+        let result: (Double, Double)
+        do {
+            async let reads = readers.rate(concurrency: 8, seconds: seconds) { _ in try await readers.me(token) }
+            let logins = try await client.rate(concurrency: 8, seconds: seconds) { _ in _ = try await client.login() }
+            result = (logins, try await reads)
+        } catch {
+            try? await readers.shutdown()
+            throw error
+        }
+        try await readers.shutdown()
+        return result
+    }
+}
