@@ -10,12 +10,19 @@ import time
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = os.environ.get("GATEHOUSE_BIN", str(ROOT / ".build/debug/gatehouse"))
 EMAIL, PASSWORD, NAME = "user@example.com", "password123", "Demo User"
 PHONES = {"iphone-se": (375, 667), "iphone-14": (390, 844), "landscape": (667, 375)}
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "timing: compares answer times; e2e/run.sh runs these after the rest, one at a time, on an idle machine"
+    )
 
 
 # Each pytest-xdist worker takes its ports from a range of its own, below the kernel's
@@ -156,7 +163,7 @@ def chromium(width=375, height=667, dark=False, javascript=True, reduced_motion=
     if not javascript:
         # Blink's own switch: the page's scripts never run, WebDriver's still do.
         options.add_argument("--blink-settings=scriptEnabled=false")
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = started(options)
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
     features = [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]
@@ -165,6 +172,45 @@ def chromium(width=375, height=667, dark=False, javascript=True, reduced_motion=
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
     driver.implicitly_wait(0)
     return driver
+
+
+CHROMIUM_RESTARTS = ROOT / ".build-e2e" / "chromium-restarts.txt"
+
+
+def started(options):
+    """Chromium, once it has opened a first page; one that dies starting is started once more.
+
+    On two busy cores a fresh Chromium now and then closes chromedriver's connection right
+    after starting ("session deleted as the browser has closed the connection"), before a test
+    has done anything. Its first page is opened here, so such a start shows before the test,
+    which then gets a second browser. Each restart is appended, with the end of Chromium's own
+    log, to `.build-e2e/chromium-restarts.txt`, which the test script counts; a browser that
+    dies twice, or later, still fails its test."""
+    for attempt in (1, 2):
+        log = tempfile.NamedTemporaryFile(prefix="chromedriver-", suffix=".log", delete=False)
+        log.close()
+        service = Service("/usr/bin/chromedriver", service_args=["--enable-chrome-logs"], log_output=log.name)
+        driver = None
+        try:
+            driver = webdriver.Chrome(service=service, options=options)
+            driver.get("data:text/html,<title>ready</title>")
+            if driver.title != "ready":
+                raise WebDriverException(f"the first page's title is {driver.title!r}")
+            os.unlink(log.name)
+            return driver
+        except WebDriverException as error:
+            if driver is not None:
+                try:
+                    driver.quit()
+                except WebDriverException:
+                    pass
+            tail = pathlib.Path(log.name).read_text(errors="replace").splitlines()[-40:]
+            os.unlink(log.name)
+            if attempt == 2:
+                raise
+            CHROMIUM_RESTARTS.parent.mkdir(exist_ok=True)
+            with CHROMIUM_RESTARTS.open("a") as record:
+                record.write(f"--- {time.strftime('%H:%M:%S')} {error.msg}\n" + "\n".join(tail) + "\n")
 
 
 @pytest.fixture

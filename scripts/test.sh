@@ -91,17 +91,25 @@ fi
 at=$(date +%s)
 set +e
 # The binaries the first phase built are the ones the suite runs: no second build.
+rm -f .build-e2e/chromium-restarts.txt
 E2E_PREBUILT=1 ./e2e/run.sh 2>&1 | tee "$log"
 browser_status=${PIPESTATUS[0]}
 set -e
 phase "python suite (browser + clients, 3 workers)" "$at"
-browser_passed=$(grep -oE "[0-9]+ passed" "$log" | tail -n 1 | cut -d' ' -f1 || true)
-browser_failed=$(grep -oE "[0-9]+ failed" "$log" | tail -n 1 | cut -d' ' -f1 || true)
+# Two pytest runs (e2e/run.sh: the suite, then the timing tests alone): their summary lines add up.
+summaries=$(grep -E "^[0-9]+ (passed|failed|deselected|skipped).* in [0-9.]+s" "$log" || true)
+browser_passed=$(echo "$summaries" | grep -oE "[0-9]+ passed" | awk '{n += $1} END {if (NR) print n}')
+browser_failed=$(echo "$summaries" | grep -oE "[0-9]+ failed" | awk '{n += $1} END {if (NR) print n}')
 rm -f "$log"
 print_phases
 echo "swift: $swift_total passed, 0 failed"
 echo "python (browser + third-party clients): ${browser_passed:-0} passed, ${browser_failed:-0} failed"
 if [ -s .build-e2e/schemathesis.txt ]; then echo "schemathesis: $(cat .build-e2e/schemathesis.txt)"; fi
+if [ -s .build-e2e/chromium-restarts.txt ]; then
+  # A browser that died starting, before its test did anything (e2e/conftest.py's `started`).
+  echo "chromium: $(grep -c '^--- ' .build-e2e/chromium-restarts.txt) restart(s) at start; the first one's log:"
+  awk '/^--- /{n++} n==1' .build-e2e/chromium-restarts.txt
+fi
 if [ "$browser_status" -ne 0 ] || [ -z "$browser_passed" ]; then
   exit 1
 fi

@@ -153,9 +153,37 @@ package struct AccountMailer: Sendable {
 
     /// Stores a secret for an address that gets no mail (no account, or nothing to verify), so
     /// that it answers wrong codes exactly as a mailed one does, with its own tries, and its
-    /// request did the same writes. Nobody knows its code or token, and it names no account.
-    package func issueDecoy(_ purpose: OneTimeSecretPurpose, email: String, pendingPasswordHash: String? = nil, now: Date) async throws {
-        _ = try await issue(purpose, MailSecretFields(userID: "", email: email, pendingPasswordHash: pendingPasswordHash), now: now)
+    /// request did the same work and writes. Nobody knows its code or token, and it names no
+    /// account.
+    ///
+    /// The mail a mailed address would get (`action`) is composed and sealed all the same, and
+    /// its outbox row is stored with the secret in one transaction, as already settled: never
+    /// sent, without its content, and pruned with the sent ones.
+    package func issueDecoy(
+        _ purpose: OneTimeSecretPurpose, email: String, pendingPasswordHash: String? = nil, standingIn action: EmailMessage.Action,
+        for client: ClientInfo?, now: Date
+    ) async throws {
+        let (stored, issued) = try prepare(purpose, decoyFields(email, pendingPasswordHash), now: now)
+        guard let outbox else { return try await secrets.putSecret(stored) }
+        let message = compose(action, to: email, secret: issued)
+        let record = try outbox.record(.email(message), purpose: action.purpose, address: client?.address, expiresAt: stored.expiresAt, now: now)
+        try await outbox.storeSettled(record, with: stored, now: now)
+    }
+
+    /// A decoy secret for a taken address, with the notice its owner gets instead of a link,
+    /// queued in one transaction: the one write a free address's secret and mail make.
+    package func issueDecoy(
+        _ purpose: OneTimeSecretPurpose, email: String, pendingPasswordHash: String? = nil, notice: EmailMessage, for client: ClientInfo?,
+        now: Date
+    ) async throws {
+        let (stored, _) = try prepare(purpose, decoyFields(email, pendingPasswordHash), now: now)
+        guard let outbox else { return try await secrets.putSecret(stored) }
+        let record = try outbox.record(.email(notice), purpose: notice.action.purpose, address: client?.address, expiresAt: nil, now: now)
+        try await outbox.queue(record, with: stored)
+    }
+
+    private func decoyFields(_ email: String, _ pendingPasswordHash: String?) -> MailSecretFields {
+        MailSecretFields(userID: "", email: email, pendingPasswordHash: pendingPasswordHash)
     }
 
     /// The account a link or code was issued for, consuming it; every code try is counted first.

@@ -16,7 +16,7 @@ extension EmailAccounts {
             context.logger.info("Password reset mailed", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
         } else {
             // The same write, so an unknown address costs the same time and its codes answer alike.
-            try await mail.issueDecoy(.passwordReset, email: address, now: now)
+            try await mail.issueDecoy(.passwordReset, email: address, standingIn: .recovery, for: client, now: now)
         }
         return address
     }

@@ -26,7 +26,7 @@ extension EmailAccounts {
             nil
         }
         guard let fields else {
-            try await mail.issueDecoy(.emailSignIn, email: address, now: now)
+            try await mail.issueDecoy(.emailSignIn, email: address, standingIn: .signInCode, for: client, now: now)
             return address
         }
         try await mail.send(.signInCode, .emailSignIn, fields, for: client, now: now)

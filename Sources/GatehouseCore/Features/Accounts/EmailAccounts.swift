@@ -81,8 +81,10 @@ package struct EmailAccounts: Sendable {
             } else {
                 // The same write a new address's verification makes, so its code answers alike;
                 // it keeps the password, so signing in with it answers as a new address would.
-                try await mail.issueDecoy(.emailVerification, email: address, pendingPasswordHash: pendingKept(hash), now: now)
-                try await mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
+                try await mail.issueDecoy(
+                    .emailVerification, email: address, pendingPasswordHash: pendingKept(hash),
+                    notice: mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now
+                )
                 context.logger.info("Sign-up for an existing address; its owner was mailed", metadata: ["client.address": "\(client.address)"])
             }
         }
@@ -108,10 +110,12 @@ package struct EmailAccounts: Sendable {
             if previous?.userID == user.id { (fields.pendingPasswordHash, fields.pendingName) = (previous?.pendingPasswordHash, previous?.pendingName) }
             try await mail.send(.verify, .emailVerification, fields, for: client, now: now)
         } else if let pending = previous?.pendingPasswordHash, previous?.userID.isEmpty == true {
-            try await mail.issueDecoy(.emailVerification, email: address, pendingPasswordHash: pending, now: now)
-            try await mail.send(mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now)
+            try await mail.issueDecoy(
+                .emailVerification, email: address, pendingPasswordHash: pending,
+                notice: mail.compose(.existingAccount, to: address, secret: nil), for: client, now: now
+            )
         } else {
-            try await mail.issueDecoy(.emailVerification, email: address, now: now)
+            try await mail.issueDecoy(.emailVerification, email: address, standingIn: .verify, for: client, now: now)
         }
         return address
     }

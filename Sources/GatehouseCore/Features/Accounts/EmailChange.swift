@@ -57,8 +57,8 @@ package struct EmailChange: Sendable {
             try await mail.send(.emailChangeNew, .emailChangeNew, fields(address), extra: extra, for: client, now: now)
         } else {
             // The same write a free address gets, so its code answers alike; its owner is told.
-            try await mail.issueDecoy(.emailChangeNew, email: address, now: now)
-            try await mail.send(mail.compose(.emailInUseNotice, to: address, secret: nil, extra: extra), for: client, now: now)
+            let notice = mail.compose(.emailInUseNotice, to: address, secret: nil, extra: extra)
+            try await mail.issueDecoy(.emailChangeNew, email: address, notice: notice, for: client, now: now)
         }
         if let current = user.email {
             try await mail.send(.emailChangeCurrent, .emailChangeCurrent, fields(current), extra: extra, for: client, now: now)

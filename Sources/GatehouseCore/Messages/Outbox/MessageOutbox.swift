@@ -74,6 +74,15 @@ public final class MessageOutbox: Sendable {
         deliverSoon(record)
     }
 
+    /// Stores a secret with a message's row as already settled: for a decoy, whose message is
+    /// composed and sealed like a real one (the same work in the request) and never sent. The
+    /// row keeps no content and is pruned with the sent ones.
+    package func storeSettled(_ record: OutboxRecord, with secret: OneTimeSecret, now: Date) async throws {
+        var settled = record
+        (settled.state, settled.sentAt, settled.sealedPayload, settled.leaseUntil) = (.sent, now, nil, nil)
+        try await repository.putSecret(secret, queueing: settled)
+    }
+
     /// Sends a stored message after the answer: on the delivery queue, or (without one, in
     /// tests) a task. If the queue is full, the worker sends it once its lease runs out.
     package func deliverSoon(_ record: OutboxRecord) {
