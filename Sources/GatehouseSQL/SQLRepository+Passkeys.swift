@@ -107,14 +107,13 @@ extension SQLRepository: PasskeyRepository {
         }
     }
 
-    public func recordPasskeyUse(credentialID: [UInt8], signCount: UInt32, backedUp: Bool, at date: Date) async throws {
-        // One statement: the counter only grows, whatever order parallel sign-ins land in.
-        try await write {
-            try await database.raw("""
-                UPDATE passkeys SET sign_count = CASE WHEN sign_count < \(bind: Int64(signCount)) THEN \(bind: Int64(signCount)) ELSE sign_count END,
-                backed_up = \(bind: backedUp ? 1 : 0), last_used_at = \(bind: date.milliseconds)
-                WHERE credential_id = \(bind: Data(credentialID).base64URLEncoded())
-                """).run()
-        }
+    /// A passkey's sign-in (``SignInWrite/passkeyUsed(credentialID:signCount:backedUp:at:)``), in
+    /// one statement: the counter only grows, whatever order parallel sign-ins land in.
+    static func passkeyUse(credentialID: [UInt8], signCount: UInt32, backedUp: Bool, at date: Date) -> SQLQueryString {
+        """
+        UPDATE passkeys SET sign_count = CASE WHEN sign_count < \(bind: Int64(signCount)) THEN \(bind: Int64(signCount)) ELSE sign_count END,
+        backed_up = \(bind: backedUp ? 1 : 0), last_used_at = \(bind: date.milliseconds)
+        WHERE credential_id = \(bind: Data(credentialID).base64URLEncoded())
+        """
     }
 }

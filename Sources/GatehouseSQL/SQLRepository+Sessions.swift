@@ -61,7 +61,7 @@ extension SQLRepository: SessionRepository {
         }
     }
 
-    public func createSession(_ session: SessionRecord, credential: SessionCredential) async throws {
+    public func createSession(_ session: SessionRecord, credential: SessionCredential, with writes: [SignInWrite]) async throws {
         let row = SessionRow(
             id: session.id, userId: session.userID, createdAt: session.createdAt.milliseconds,
             expiresAt: session.expiresAt.milliseconds, revokedAt: session.revokedAt?.milliseconds,
@@ -76,6 +76,22 @@ extension SQLRepository: SessionRepository {
             case .webSession(let web):
                 try await db.insert(into: "web_sessions").model(WebSessionRow(web)).run()
             }
+            for write in writes { try await db.raw(Self.statement(for: write)).run() }
+        }
+    }
+
+    public func storeSignInWrites(_ writes: [SignInWrite]) async throws {
+        guard !writes.isEmpty else { return }
+        try await transaction { db in
+            for write in writes { try await db.raw(Self.statement(for: write)).run() }
+        }
+    }
+
+    /// The statement that stores one of a sign-in's writes.
+    static func statement(for write: SignInWrite) -> SQLQueryString {
+        switch write {
+        case .passkeyUsed(let credentialID, let signCount, let backedUp, let date):
+            passkeyUse(credentialID: credentialID, signCount: signCount, backedUp: backedUp, at: date)
         }
     }
 

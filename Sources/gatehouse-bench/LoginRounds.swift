@@ -19,6 +19,8 @@ enum LoginRounds {
         /// Logins/s at 8 connections while 8 others read `/api/me`.
         var beside: Double
         var reads: Double
+        /// `/api/me` p99, in milliseconds, while 8 connections flood the login route.
+        var floodP99: Double
     }
 
     /// Hashes per second with `threads` threads hashing at once for `seconds`.
@@ -51,10 +53,11 @@ enum LoginRounds {
                 logins[count] = try await client.rate(concurrency: count, seconds: seconds) { _ in _ = try await client.login() }
             }
             let (beside, reads) = try await besideReads(client, token: token, seconds: seconds)
-            let round = Round(bound: bound, logins: logins, beside: beside, reads: reads)
+            let flood = try await Bench.meUnderLoginFlood(client, token: token, seconds: seconds)
+            let round = Round(bound: bound, logins: logins, beside: beside, reads: reads, floodP99: flood.p99)
             done.append(round)
-            print(String(format: "round %d: bound %.1f hashes/s on %d threads; logins/s %@; at 8 beside 8 /api/me readers %.1f (%.2f× alone, %.0f reads/s)",
-                         index, bound, cores, describe(round), beside, beside / (logins[8] ?? 1), reads))
+            print(String(format: "round %d: bound %.1f hashes/s on %d threads; logins/s %@; at 8 beside 8 /api/me readers %.1f (%.2f× alone, %.0f reads/s); /api/me p99 in a login flood %.2f ms",
+                         index, bound, cores, describe(round), beside, beside / (logins[8] ?? 1), reads, flood.p99))
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         var medians: [Int: Double] = [:]
@@ -66,6 +69,9 @@ enum LoginRounds {
         }
         let share = median(done.map { $0.beside / ($0.logins[8] ?? 1) })
         print(String(format: "logins at 8 connections beside a saturating /api/me load, median: %.2f× their rate alone (target ≥ 0.50)", share))
+        let p99s = done.map(\.floodP99)
+        print(String(format: "/api/me p99 during an 8-connection login flood: median %.2f ms, worst %.2f ms of %d rounds (target < 5 ms in every round)",
+                     median(p99s), p99s.max() ?? 0, rounds))
         return medians
     }
 

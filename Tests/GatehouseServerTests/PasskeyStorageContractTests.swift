@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test(arguments: Engine.available)
-    func theHandleGoesWithTheLastPasskeyAndTheCounterOnlyGrows(engine: Engine) async throws {
+    func theHandleGoesWithTheLastPasskeyTheCounterOnlyGrowsAndAUseCommitsWithItsSession(engine: Engine) async throws {
         try await RepositoryContractTests.withDatabase(engine) { repositories in
             let repository = repositories[0]
             let user = UserRecord(email: "bo@example.com", name: PersonName(full: "Bo Example"), createdAt: Self.now)
@@ -57,10 +57,25 @@ import Testing
             let second = Self.passkey(user, id: [2])
             #expect(try await repository.addPasskey(first, handle: Self.handle(user, "H")))
             #expect(try await repository.addPasskey(second, handle: Self.handle(user, "H")))
-            try await repository.recordPasskeyUse(credentialID: [1], signCount: 7, backedUp: true, at: Self.now.addingTimeInterval(5))
-            try await repository.recordPasskeyUse(credentialID: [1], signCount: 3, backedUp: false, at: Self.now.addingTimeInterval(9))
+            try await repository.storeSignInWrites([.passkeyUsed(credentialID: [1], signCount: 7, backedUp: true, at: Self.now.addingTimeInterval(5))])
+            // A sign-in's session and its passkey's use commit together.
+            let session = SessionRecord(id: "s1", userID: user.id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(3600))
+            try await repository.createSession(
+                session, credential: .refreshToken(.init(tokenHash: "t1", sessionID: "s1", createdAt: Self.now)),
+                with: [.passkeyUsed(credentialID: [1], signCount: 3, backedUp: false, at: Self.now.addingTimeInterval(9))]
+            )
             let used = try #require(try await repository.passkey(credentialID: [1]))
             #expect(used.signCount == 7 && !used.backedUp && used.lastUsedAt == Self.now.addingTimeInterval(9))
+            #expect(try await repository.session(id: "s1") != nil)
+            // A session that cannot be stored (its id is taken) takes its passkey's use with it.
+            await #expect(throws: (any Error).self) {
+                try await repository.createSession(
+                    session, credential: .refreshToken(.init(tokenHash: "t2", sessionID: "s1", createdAt: Self.now)),
+                    with: [.passkeyUsed(credentialID: [1], signCount: 50, backedUp: true, at: Self.now.addingTimeInterval(20))]
+                )
+            }
+            let unchanged = try #require(try await repository.passkey(credentialID: [1]))
+            #expect(unchanged.signCount == 7 && unchanged.lastUsedAt == Self.now.addingTimeInterval(9))
             #expect(try await repository.renamePasskey(id: first.id, userID: "someone-else", to: "x") == false)
             #expect(try await repository.renamePasskey(id: first.id, userID: user.id, to: "Laptop"))
             #expect(try await repository.deletePasskey(id: first.id, userID: user.id))

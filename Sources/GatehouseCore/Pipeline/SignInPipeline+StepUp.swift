@@ -24,7 +24,7 @@ extension SignInPipeline {
         let admitted = try await admitStepUp(grant, of: principal, from: client)
         let id = try await openWebSession(
             for: admitted.user, method: grant.method, assurance: principal.session.assurance.steppedUp(with: grant.method, at: now),
-            client: client, replacing: webID
+            client: client, replacing: webID, writes: admitted.writes
         )
         var signIn = WebSignIn(sessionID: id, deviceToken: admitted.deviceToken)
         signIn.recoveryCodes = admitted.recoveryCodes
@@ -42,9 +42,12 @@ extension SignInPipeline {
 
     private func admitStepUp(_ grant: Grant, of principal: Principal, from client: ClientInfo) async throws -> Admission {
         guard grant.kind.canStepUp else { throw GatehouseError.invalidRequest("Only a second factor or a passkey can confirm a sign-in") }
-        let admitted = try await admit(grant, from: client)
-        // A passkey of another account proves nothing about this session.
-        guard admitted.user.id == principal.user.id else { throw GatehouseError.invalidCredentials }
+        let admitted = try await admission(grant, from: client)
+        // A passkey of another account proves nothing about this session (its use is still kept).
+        guard admitted.user.id == principal.user.id else {
+            try await context.sessions.storeSignInWrites(admitted.writes)
+            throw GatehouseError.invalidCredentials
+        }
         return admitted
     }
 }

@@ -9,24 +9,27 @@ extension SignInPipeline {
     ///   - previousID: the web session id the browser presented, if any.
     package func signInToWeb(_ grant: Grant, from client: ClientInfo, replacing previousID: String?) async throws -> WebSignIn {
         guard !grant.kind.isStepUpOnly else { throw GatehouseError.unauthenticated }
-        let admitted = try await admit(grant, from: client)
+        let admitted = try await admission(grant, from: client)
         let method = admitted.method ?? grant.method
         let id = try await openWebSession(
-            for: admitted.user, method: method, assurance: .signedIn(with: method, at: now), client: client, replacing: previousID
+            for: admitted.user, method: method, assurance: .signedIn(with: method, at: now), client: client, replacing: previousID,
+            writes: admitted.writes
         )
         return WebSignIn(sessionID: id, deviceToken: admitted.deviceToken, isNewUser: admitted.isNewUser)
     }
 
     /// Opens a web session for an admitted user, ending the one the browser held; returns its id.
+    /// - Parameter writes: the sign-in's own writes, stored with the session.
     package func openWebSession(
-        for user: UserRecord, method: SignInMethodName, assurance: SessionAssurance, client: ClientInfo, replacing previousID: String?
+        for user: UserRecord, method: SignInMethodName, assurance: SessionAssurance, client: ClientInfo, replacing previousID: String?,
+        writes: [SignInWrite] = []
     ) async throws -> String {
         if let previousID, let previous = try await context.sessions.webSession(hash: WebSessionID.hash(previousID)) {
             try await context.sessions.revokeSession(id: previous.sessionID, at: now, reason: .webSessionReplaced)
         }
         let id = WebSessionID.generate()
         _ = try await openSession(
-            for: user, method: method, client: client, lifetime: settings.webSessionLifetime, assurance: assurance
+            for: user, method: method, client: client, lifetime: settings.webSessionLifetime, assurance: assurance, writes: writes
         ) { session in
             .webSession(WebSessionRecord(
                 idHash: WebSessionID.hash(id), sessionID: session.id, createdAt: session.createdAt, lastSeenAt: session.createdAt

@@ -37,7 +37,7 @@ public final class SignInPipeline: Sendable {
     /// - Returns: the tokens, the user, and a device token for the client to keep.
     package func signIn(_ grant: Grant, from client: ClientInfo) async throws -> SignIn {
         guard !grant.kind.isStepUpOnly else { throw GatehouseError.unauthenticated }
-        let admitted = try await admit(grant, from: client)
+        let admitted = try await admission(grant, from: client)
         let method = admitted.method ?? grant.method
         return try await openAPISession(for: admitted, assurance: .signedIn(with: method, at: now), method: method, client: client)
     }
@@ -48,7 +48,8 @@ public final class SignInPipeline: Sendable {
     func openAPISession(for admitted: Admission, assurance: SessionAssurance, method: SignInMethodName, client: ClientInfo) async throws -> SignIn {
         let refresh = RefreshToken.generate()
         let session = try await openSession(
-            for: admitted.user, method: method, client: client, lifetime: settings.refreshTokenLifetime, assurance: assurance
+            for: admitted.user, method: method, client: client, lifetime: settings.refreshTokenLifetime, assurance: assurance,
+            writes: admitted.writes
         ) { session in
             .refreshToken(RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: session.createdAt))
         }
@@ -58,10 +59,21 @@ public final class SignInPipeline: Sendable {
         return SignIn(grant: grant, deviceToken: admitted.deviceToken, sessionID: session.id, isNewUser: admitted.isNewUser)
     }
 
-    /// The pipeline every sign-in shares: shape checks, limits, the grant's verifier, the lock.
+    /// The pipeline every sign-in shares: shape checks, limits, the grant's verifier, the lock,
+    /// for a caller that opens its session elsewhere: the sign-in's own writes (a passkey's
+    /// use) are stored here, in one transaction.
     /// - Returns: the account, whether it was just created, the flow that proved it (if any),
     ///   and the device token the client should keep.
     package func admit(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
+        var admitted = try await admission(grant, from: client)
+        try await context.sessions.storeSignInWrites(admitted.writes)
+        admitted.writes = []
+        return admitted
+    }
+
+    /// ``admit(_:from:)`` with the sign-in's writes left in the admission, for the session that
+    /// opens next to store in its transaction.
+    func admission(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
         do {
             let admission = try await admitting(grant, from: client)
             AuthMetrics.signIn(method: grant.method, outcome: .success)
@@ -138,17 +150,18 @@ public final class SignInPipeline: Sendable {
         }
         return Admission(
             user: user, deviceToken: try await limiter.recordSuccess(attempt, now: now), isNewUser: verified.isNewUser,
-            flow: verified.flow, recoveryCodes: verified.recoveryCodes, method: verified.method
+            flow: verified.flow, recoveryCodes: verified.recoveryCodes, method: verified.method, writes: verified.writes
         )
     }
 
     /// Opens a session with its first credential, in one transaction: the one place sessions begin.
     /// - Parameters:
     ///   - lifetime: seconds until the session ends, however it is used.
+    ///   - writes: the sign-in's own writes, stored in the same transaction.
     ///   - credential: the refresh token or web session id that will hold the session.
     func openSession(
         for user: UserRecord, method: SignInMethodName, client: ClientInfo, lifetime: Int, assurance: SessionAssurance,
-        credential: (SessionRecord) -> SessionCredential
+        writes: [SignInWrite] = [], credential: (SessionRecord) -> SessionCredential
     ) async throws -> SessionRecord {
         let start = now
         let session = SessionRecord(
@@ -157,7 +170,7 @@ public final class SignInPipeline: Sendable {
             deviceLabel: DeviceLabel.make(userAgent: client.userAgent), address: client.address, lastSeenAt: start, assurance: assurance
         )
         let made = credential(session)
-        try await context.sessions.createSession(session, credential: made)
+        try await context.sessions.createSession(session, credential: made, with: writes)
         let kind = if case .webSession = made { "web" } else { "api" }
         context.logger.info("Sign-in succeeded", metadata: [
             "user.id": "\(user.id)", "session.id": "\(session.id)", "session.kind": "\(kind)", "method": "\(method.rawValue)",
@@ -200,6 +213,8 @@ package struct Verified: Sendable {
     package var recoveryCodes: [String]?
     /// How the sign-in is named when the grant alone cannot say (a flow code: its flow's provider).
     package var method: SignInMethodName?
+    /// What the sign-in stores besides its session, in the session's transaction.
+    package var writes: [SignInWrite] = []
 }
 
 /// A grant that passed every limit and its verifier.
@@ -211,4 +226,6 @@ package struct Admission: Sendable {
     package var recoveryCodes: [String]?
     /// The verifier's name for the sign-in, when the grant alone cannot say.
     package var method: SignInMethodName?
+    /// The verifier's writes, not yet stored (see ``admit(_:from:)``).
+    package var writes: [SignInWrite] = []
 }

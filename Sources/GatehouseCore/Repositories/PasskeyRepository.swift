@@ -26,8 +26,6 @@ public protocol PasskeyRepository: Sendable {
     /// Removes every passkey of the account and its user handle, in one transaction (a reset).
     /// - Returns: the removed passkeys' ids.
     func deletePasskeys(userID: String) async throws -> [String]
-    /// Records a sign-in: the counter only grows, and the backup state and time are replaced.
-    func recordPasskeyUse(credentialID: [UInt8], signCount: UInt32, backedUp: Bool, at date: Date) async throws
 }
 
 extension PasskeyRepository {

@@ -5,8 +5,12 @@ public protocol SessionRepository: Sendable {
     /// The sessions known to be live, in memory; the repository empties a user's entries when
     /// it ends their sessions or changes the user.
     var liveness: LiveSessionCache { get }
-    /// Opens a session with its first refresh token or its web session id, in one transaction.
-    func createSession(_ session: SessionRecord, credential: SessionCredential) async throws
+    /// Opens a session with its first refresh token or its web session id and the sign-in's
+    /// other writes, in one transaction: all of them or none.
+    func createSession(_ session: SessionRecord, credential: SessionCredential, with writes: [SignInWrite]) async throws
+    /// Stores a sign-in's writes in one transaction of their own, for an admission that opens
+    /// no session here (a provider's callback that links an account).
+    func storeSignInWrites(_ writes: [SignInWrite]) async throws
     func session(id: String) async throws -> SessionRecord?
     /// The session and its user, in one read (every authenticated request asks this).
     func sessionWithUser(id: String) async throws -> (SessionRecord, UserRecord)?
@@ -37,4 +41,11 @@ public protocol SessionRepository: Sendable {
     /// change; when another request claimed it first, or the session is not live, nothing is
     /// stored and `claimed` is `false`. `nil` when there is no such token.
     func claimRefreshToken(hash: String, successorHash: String, sealedSuccessor: String, at: Date) async throws -> RefreshClaim?
+}
+
+extension SessionRepository {
+    /// Opens a session with its first refresh token or its web session id, in one transaction.
+    public func createSession(_ session: SessionRecord, credential: SessionCredential) async throws {
+        try await createSession(session, credential: credential, with: [])
+    }
 }

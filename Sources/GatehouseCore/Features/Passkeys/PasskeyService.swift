@@ -119,12 +119,14 @@ package struct PasskeyService: Sendable {
                 throw PasskeyFailure.userHandleMismatch
             }
             let use = try store.party.verifyAssertion(assertion, clientData: clientData, credential: credential)
-            try await store.credentials.recordPasskeyUse(credentialID: credential.credentialID, signCount: use.signCount, backedUp: use.backedUp, at: now)
             if use.cloneWarning {
                 context.logger.warning("Passkey counter did not grow", metadata: ["user.id": "\(user.id)", "passkey.id": "\(credential.id)"])
                 context.report(.passkeyCloneWarning(userID: user.id, passkeyID: credential.id), address: nil, device: nil)
             }
-            return Verified(user: user)
+            // Stored with the session it opens, in one transaction.
+            var verified = Verified(user: user)
+            verified.writes = [.passkeyUsed(credentialID: credential.credentialID, signCount: use.signCount, backedUp: use.backedUp, at: now)]
+            return verified
         } catch let failure as PasskeyFailure {
             throw GatehouseError.passkeyRejected(failure)
         }
