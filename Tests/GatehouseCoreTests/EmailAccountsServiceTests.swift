@@ -55,6 +55,25 @@ import Testing
         }
     }
 
+    @Test func aResetForAnAddressWithoutAnAccountWritesWhatAMailedOneDoesAndSendsNothing() async throws {
+        try await CoreHarness.with { core in
+            _ = try await core.accounts.requestPasswordReset(email: "nobody@example.com", from: CoreHarness.client)
+            _ = try await core.accounts.requestPasswordReset(email: CoreHarness.email, from: CoreHarness.client)
+            _ = try await core.outbox.mails(to: CoreHarness.email)
+            // Both requests stored a secret and an outbox row; the decoy's row is settled, without content.
+            let settled = try await core.repository.messages(in: .sent, limit: 10)
+            #expect(settled.count == 2 && settled.allSatisfy { $0.sealedPayload == nil && $0.purpose == .recovery })
+            #expect(try await core.repository.messages(in: .pending, limit: 10).isEmpty)
+            #expect(try await core.repository.secret(.passwordReset, target: "nobody@example.com") != nil)
+            #expect(core.outbox.all.count == 1, "only the account's address was mailed")
+            await #expect(throws: GatehouseError.codeRejected(.incorrect(attemptsLeft: 4)), "the decoy answers a code like a mailed secret") {
+                try await core.pipeline.signIn(
+                    .passwordReset(.code(email: "nobody@example.com", code: "000000"), newPassword: "a brand new passphrase"), from: CoreHarness.client
+                )
+            }
+        }
+    }
+
     @Test func aResetCodeSetsTheNewPasswordAndEndsEverySession() async throws {
         try await CoreHarness.with { core in
             let before = try await core.signIn().grant

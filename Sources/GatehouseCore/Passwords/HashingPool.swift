@@ -11,9 +11,15 @@ public struct HashingLimits: Sendable, Hashable {
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Hashes that may wait for a thread; past this a sign-in is answered 503 at once.
     public var queueDepth = 64
-    /// The threads' nice value (Linux): above the event loops' 0, so any request that is not
-    /// a hash preempts hashing and stays fast while logins flood in.
-    public var niceness: Int32 = 10
+    /// The threads' nice value (Linux): the event loops' own 0, so a sign-in's hash gets an
+    /// equal share of the cores beside other requests.
+    ///
+    /// Measured on two cores (`BENCH_HASHING_NICENESS=N gatehouse-bench logins 4 3`, issue 41):
+    /// at nice 10, logins beside a saturating `/api/me` load kept only 0.27 to 0.30 of their
+    /// rate alone, since every read preempted every hash; at nice 0 they keep about half (0.44
+    /// to 0.54), while `/api/me`'s p99 during a login flood stayed near 4 ms (2.3 to 4 ms at
+    /// nice 10). Nice 5 fell between on both. The hash queue's bound still refuses a flood.
+    public var niceness: Int32 = 0
 
     public init() {}
 
@@ -23,7 +29,7 @@ public struct HashingLimits: Sendable, Hashable {
     }
 }
 
-/// Dedicated, low-priority threads for password hashing, with a bounded queue.
+/// Dedicated threads for password hashing, with a bounded queue.
 ///
 /// Hashing never runs on an event loop or on the shared NIO thread pool, which also runs
 /// file and database work. A full queue refuses new work with
