@@ -98,8 +98,9 @@ set -e
 phase "python suite (browser + clients, 3 workers)" "$at"
 # Two pytest runs (e2e/run.sh: the suite, then the timing tests alone): their summary lines add up.
 summaries=$(grep -E "^[0-9]+ (passed|failed|deselected|skipped).* in [0-9.]+s" "$log" || true)
-browser_passed=$(echo "$summaries" | grep -oE "[0-9]+ passed" | awk '{n += $1} END {if (NR) print n}')
-browser_failed=$(echo "$summaries" | grep -oE "[0-9]+ failed" | awk '{n += $1} END {if (NR) print n}')
+# (grep finds no "failed" in a good run: `|| true`, or `set -e` would end the script here.)
+browser_passed=$(echo "$summaries" | { grep -oE "[0-9]+ passed" || true; } | awk '{n += $1} END {if (NR) print n}')
+browser_failed=$(echo "$summaries" | { grep -oE "[0-9]+ failed" || true; } | awk '{n += $1} END {if (NR) print n}')
 rm -f "$log"
 print_phases
 echo "swift: $swift_total passed, 0 failed"
@@ -109,6 +110,8 @@ if [ -s .build-e2e/chromium-restarts.txt ]; then
   # A browser that died starting, before its test did anything (e2e/conftest.py's `started`).
   echo "chromium: $(grep -c '^--- ' .build-e2e/chromium-restarts.txt) restart(s) at start; the first one's log:"
   awk '/^--- /{n++} n==1' .build-e2e/chromium-restarts.txt
+else
+  echo "chromium: no restart at start"
 fi
 if [ "$browser_status" -ne 0 ] || [ -z "$browser_passed" ]; then
   exit 1
