@@ -107,7 +107,7 @@ struct Bench {
     static func startServer() async throws -> LoopbackServer {
         try await LoopbackServer.start(users: [(LoadClient.email, "Bench", LoadClient.password)]) {
             $0.supabaseAnonKey = LoadClient.anonKey
-            $0.hashing = HashingLimits()  // the defaults `serve` runs with: low-priority threads, bounded queue
+            $0.hashing = HashingLimits()  // the defaults `serve` runs with: one thread per core, bounded queue
             // To compare priorities (issue 41): the hashing threads' nice value, instead of the default.
             if let niceness = ProcessInfo.processInfo.environment["BENCH_HASHING_NICENESS"].flatMap(Int32.init) {
                 $0.hashing.niceness = niceness

@@ -167,7 +167,7 @@ package struct AccountMailer: Sendable {
         guard let outbox else { return try await secrets.putSecret(stored) }
         let message = compose(action, to: email, secret: issued)
         let record = try outbox.record(.email(message), purpose: action.purpose, address: client?.address, expiresAt: stored.expiresAt, now: now)
-        try await outbox.storeSettled(record, with: stored, now: now)
+        try await outbox.storeSettled(record, with: stored)
     }
 
     /// A decoy secret for a taken address, with the notice its owner gets instead of a link,

@@ -74,12 +74,12 @@ public final class MessageOutbox: Sendable {
         deliverSoon(record)
     }
 
-    /// Stores a secret with a message's row as already settled: for a decoy, whose message is
-    /// composed and sealed like a real one (the same work in the request) and never sent. The
-    /// row keeps no content and is pruned with the sent ones.
-    package func storeSettled(_ record: OutboxRecord, with secret: OneTimeSecret, now: Date) async throws {
+    /// Stores a secret with a message's row as already settled (when it was made): for a decoy,
+    /// whose message is composed and sealed like a real one (the same work in the request) and
+    /// never sent. The row keeps no content and is pruned with the sent ones.
+    package func storeSettled(_ record: OutboxRecord, with secret: OneTimeSecret) async throws {
         var settled = record
-        (settled.state, settled.sentAt, settled.sealedPayload, settled.leaseUntil) = (.sent, now, nil, nil)
+        (settled.state, settled.sentAt, settled.sealedPayload, settled.leaseUntil) = (.sent, record.createdAt, nil, nil)
         try await repository.putSecret(secret, queueing: settled)
     }
 
