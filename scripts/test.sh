@@ -49,29 +49,41 @@ OIDC_MOCK_PYTHON=$(./scripts/oidc-provider.sh)
 export OIDC_MOCK_PYTHON GATEHOUSE_REQUIRE_OIDC=1
 log=$(mktemp)
 set +e
-# One test at a time: on a two-core machine parallel tests only contend for the same cores
-# (argon2id at OWASP cost in most of them) and push requests past the SDK's 10 s silence
-# timeout; serial, the suites take about a minute on SQLite.
-# A private PostgreSQL for the storage contract suite (both engines) and for a second run of
-# the HTTP suites on PostgreSQL. Each run prints its start and end for the phase times.
+# One test at a time in each run: on a two-core machine parallel tests only contend for the
+# same cores (argon2id at OWASP cost in most of them) and push requests past the SDK's 10 s
+# silence timeout. A private PostgreSQL serves the storage contract suite (both engines) and a
+# second run of the HTTP suites on PostgreSQL. The two runs go side by side: each one alone
+# keeps the two cores under half busy (measured: 105 CPU-seconds in a 123 s SQLite run). The
+# PostgreSQL run calls the test binary itself, as `swift test` would, because two `swift test`
+# processes wait for each other's lock on .build.
+tests_binary="$(swift build --show-bin-path)/GatehousePackageTests.xctest"
 GATEHOUSE_REQUIRE_POSTGRES=1 ./scripts/with-postgres.sh bash -c '
+  echo "phase-mark start $(date +%s)"
+  postgres_log=$(mktemp)
+  (
+    GATEHOUSE_TEST_ENGINE=postgres NO_COLOR=1 "$1" --testing-library swift-testing --no-parallel --filter "$0" >"$postgres_log" 2>&1
+    echo "postgres-status $?" >>"$postgres_log"
+    echo "phase-mark postgres $(date +%s)" >>"$postgres_log"
+  ) &
+  postgres_pid=$!
+  ./scripts/with-keyring.sh swift test --skip-build --no-parallel
+  sqlite_status=$?
   echo "phase-mark sqlite $(date +%s)"
-  ./scripts/with-keyring.sh swift test --skip-build --no-parallel || exit $?
-  echo "phase-mark postgres $(date +%s)"
-  echo "swift: the HTTP suites again, on PostgreSQL"
-  GATEHOUSE_TEST_ENGINE=postgres swift test --skip-build --no-parallel --filter "$0"
-  status=$?
-  echo "phase-mark done $(date +%s)"
-  exit $status
-' "$(cat scripts/postgres-suites.txt | paste -sd'|')" 2>&1 | tee "$log"
+  wait "$postgres_pid"
+  echo "swift: the HTTP suites again, on PostgreSQL (run beside the SQLite run)"
+  grep -v "^postgres-status " "$postgres_log"
+  postgres_status=$(sed -n "s/^postgres-status //p" "$postgres_log")
+  rm -f "$postgres_log"
+  [ "$sqlite_status" -eq 0 ] && [ "${postgres_status:-1}" -eq 0 ]
+' "$(cat scripts/postgres-suites.txt | paste -sd'|')" "$tests_binary" 2>&1 | tee "$log"
 swift_status=${PIPESTATUS[0]}
 set -e
+started_at=$(sed -n 's/^phase-mark start \([0-9]*\)$/\1/p' "$log")
 sqlite_at=$(sed -n 's/^phase-mark sqlite \([0-9]*\)$/\1/p' "$log")
 postgres_at=$(sed -n 's/^phase-mark postgres \([0-9]*\)$/\1/p' "$log")
-done_at=$(sed -n 's/^phase-mark done \([0-9]*\)$/\1/p' "$log")
-if [ -n "$sqlite_at" ] && [ -n "$postgres_at" ] && [ -n "$done_at" ]; then
-  phases+=("$(printf '%-44s %4ds' "swift tests on SQLite (all suites)" $(( postgres_at - sqlite_at )))")
-  phases+=("$(printf '%-44s %4ds' "swift tests on PostgreSQL (HTTP suites)" $(( done_at - postgres_at )))")
+if [ -n "$started_at" ] && [ -n "$sqlite_at" ] && [ -n "$postgres_at" ]; then
+  phases+=("$(printf '%-44s %4ds' "swift tests on SQLite (all suites)" $(( sqlite_at - started_at )))")
+  phases+=("$(printf '%-44s %4ds' "swift tests on PostgreSQL (beside SQLite)" $(( postgres_at - started_at )))")
 fi
 # Both runs' totals: all suites on SQLite, then the HTTP suites on PostgreSQL.
 swift_total=0
@@ -82,6 +94,9 @@ for count in $(grep -E "Test run with [0-9]+ tests.* passed" "$log" | sed -E 's/
 done
 [ "$swift_runs" -eq 2 ] || swift_total=""
 if [ "$swift_status" -ne 0 ] || [ -z "$swift_total" ]; then
+  # The failures again, last, where a log that keeps only its tail still shows them.
+  echo "swift: what failed"
+  grep -E "✘|recorded an issue|Fatal error|error:" "$log" | grep -v "Test run with" | head -60 || true
   rm -f "$log"
   echo "swift: tests failed (exit $swift_status)"
   print_phases
@@ -98,6 +113,7 @@ set -e
 phase "python suite (browser + clients, 3 workers)" "$at"
 # Two pytest runs (e2e/run.sh: the suite, then the timing tests alone): their summary lines add up.
 summaries=$(grep -E "^[0-9]+ (passed|failed|deselected|skipped).* in [0-9.]+s" "$log" || true)
+failures=$(grep -E "^(FAILED|ERROR) " "$log" | head -40 || true)
 # (grep finds no "failed" in a good run: `|| true`, or `set -e` would end the script here.)
 browser_passed=$(echo "$summaries" | { grep -oE "[0-9]+ passed" || true; } | awk '{n += $1} END {if (NR) print n}')
 browser_failed=$(echo "$summaries" | { grep -oE "[0-9]+ failed" || true; } | awk '{n += $1} END {if (NR) print n}')
@@ -114,6 +130,8 @@ else
   echo "chromium: no restart at start"
 fi
 if [ "$browser_status" -ne 0 ] || [ -z "$browser_passed" ]; then
+  # The failures again, last, where a log that keeps only its tail still shows them.
+  [ -z "$failures" ] || { echo "python: what failed"; echo "$failures"; }
   exit 1
 fi
 echo "all: $((swift_total + browser_passed)) passed, 0 failed"

@@ -117,6 +117,19 @@ struct CoreHarness {
     func signIn(_ email: String = Self.email, _ password: String = Self.password, from client: ClientInfo = Self.client) async throws -> SignIn {
         try await pipeline.signIn(.password(identifier: email, password: password), from: client)
     }
+
+    /// Waits up to 5 s for `condition`, which work after the answer (a send, then its row's
+    /// update) makes true; whether it held.
+    ///
+    /// A mail reaches the sender before its outbox row is marked sent and its event recorded,
+    /// so a test that reads either right after the mail arrives must wait for it.
+    func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+        for _ in 0..<500 {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
 }
 
 /// A clock moved by hand.

@@ -16,7 +16,9 @@ import Testing
             let signIn = try await core.pipeline.signIn(.emailLink(.code(email: address, code: code)), from: CoreHarness.client)
             #expect(signIn.grant.user.email == address)
             #expect(core.events.all.contains { if case .emailVerified = $0 { true } else { false } })
-            #expect(core.events.all.contains { $0 == .messageSent(account: $0.account ?? "", channel: .email, purpose: .signUp, result: .sent) })
+            #expect(try await core.eventually {
+                core.events.all.contains { $0 == .messageSent(account: $0.account ?? "", channel: .email, purpose: .signUp, result: .sent) }
+            })
         }
     }
 
@@ -60,7 +62,9 @@ import Testing
             _ = try await core.accounts.requestPasswordReset(email: "nobody@example.com", from: CoreHarness.client)
             _ = try await core.accounts.requestPasswordReset(email: CoreHarness.email, from: CoreHarness.client)
             _ = try await core.outbox.mails(to: CoreHarness.email)
-            // Both requests stored a secret and an outbox row; the decoy's row is settled, without content.
+            // Both requests stored a secret and an outbox row; the decoy's row is settled, without
+            // content, and the mailed one is once its send is recorded (after the mail arrives).
+            #expect(try await core.eventually { try await core.repository.messages(in: .sent, limit: 10).count == 2 })
             let settled = try await core.repository.messages(in: .sent, limit: 10)
             #expect(settled.count == 2 && settled.allSatisfy { $0.sealedPayload == nil && $0.purpose == .recovery })
             #expect(try await core.repository.messages(in: .pending, limit: 10).isEmpty)
