@@ -13,6 +13,8 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 
+from browser_pool import BrowserPool
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = os.environ.get("GATEHOUSE_BIN", str(ROOT / ".build/debug/gatehouse"))
 EMAIL, PASSWORD, NAME = "user@example.com", "password123", "Demo User"
@@ -150,6 +152,13 @@ def server003():
 
 def chromium(width=375, height=667, dark=False, javascript=True, reduced_motion=False):
     """Headless Chromium emulating a phone of width × height CSS pixels."""
+    driver = started_chromium(width=width, height=height, javascript=javascript)
+    emulate_media(driver, dark=dark, reduced_motion=reduced_motion)
+    return driver
+
+
+def started_chromium(width=375, height=667, javascript=True, **_):
+    """A new headless Chromium for a phone of width × height CSS pixels, scripts on or off."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US"):
@@ -166,12 +175,16 @@ def chromium(width=375, height=667, dark=False, javascript=True, reduced_motion=
     driver = started(options)
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
+    driver.implicitly_wait(0)
+    return driver
+
+
+def emulate_media(driver, dark=False, reduced_motion=False, **_):
+    """The colour scheme and motion preference of the driver's current tab."""
     features = [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]
     if reduced_motion:
         features.append({"name": "prefers-reduced-motion", "value": "reduce"})
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
-    driver.implicitly_wait(0)
-    return driver
 
 
 CHROMIUM_RESTARTS = ROOT / ".build-e2e" / "chromium-restarts.txt"
@@ -213,18 +226,31 @@ def started(options):
                 record.write(f"--- {time.strftime('%H:%M:%S')} {error.msg}\n" + "\n".join(tail) + "\n")
 
 
+@pytest.fixture(scope="session")
+def browser_pool():
+    """This worker's kept browsers (`browser_pool.py`): a test gets a fresh context in one."""
+    pool = BrowserPool(
+        start=started_chromium,
+        prepare=lambda driver, options: emulate_media(driver, **options),
+    )
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def browser():
+def browser(browser_pool):
+    """Makes phone browsers for one test (`chromium`'s options), each in a context of its own."""
     drivers = []
 
     def make(**kwargs):
-        driver = chromium(**kwargs)
+        options = {"width": 375, "height": 667, "dark": False, "javascript": True, "reduced_motion": False, **kwargs}
+        driver = browser_pool.take(**options)
         drivers.append(driver)
         return driver
 
     yield make
     for driver in drivers:
-        driver.quit()
+        browser_pool.give_back(driver)
 
 
 @pytest.fixture(params=[(375, 667), (390, 844)], ids=["375x667", "390x844"])

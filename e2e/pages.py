@@ -3,7 +3,7 @@ import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -53,7 +53,15 @@ def wait_for(driver, condition, timeout=10):
             if isinstance(error, StaleElementReferenceException) or "does not belong to the document" in str(error):
                 return False
             raise
-    return WebDriverWait(driver, timeout).until(attempt)
+    try:
+        return WebDriverWait(driver, timeout).until(attempt)
+    except TimeoutException:
+        # Where the browser was when the wait ran out: the first thing to know about a failure.
+        try:
+            where = f"at {driver.current_url!r}, title {driver.title!r}"
+        except WebDriverException as error:
+            where = f"and the browser no longer answers ({error.msg})"
+        raise TimeoutException(f"waited {timeout} s {where}") from None
 
 
 def post_and_wait(driver, button_id="submit", timeout=10):
