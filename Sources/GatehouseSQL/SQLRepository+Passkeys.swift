@@ -17,7 +17,7 @@ extension SQLRepository: PasskeyRepository {
         var createdAt: Int64
         var lastUsedAt: Int64?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case id, algorithm, transports, name
             case userId = "user_id", credentialId = "credential_id", publicKey = "public_key", signCount = "sign_count"
             case backupEligible = "backup_eligible", backedUp = "backed_up", createdAt = "created_at", lastUsedAt = "last_used_at"
@@ -69,6 +69,22 @@ extension SQLRepository: PasskeyRepository {
             .where("credential_id", .equal, Data(credentialID).base64URLEncoded())
             .first(decoding: PasskeyRow.self)?.record
     }
+
+    public func passkey(credentialID: [UInt8], handle: String) async throws -> (PasskeyRecord, owner: UserRecord?)? {
+        // One statement: the credential, and the account whose user handle was presented.
+        let query: SQLQueryString = """
+            SELECT \(unsafeRaw: Self.passkeyColumns), \(unsafeRaw: Self.userColumns) FROM passkeys p
+            LEFT JOIN identities i ON i.provider = 'passkey' AND i.subject = \(bind: handle)
+            LEFT JOIN users u ON u.id = i.user_id
+            LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
+            WHERE p.credential_id = \(bind: Data(credentialID).base64URLEncoded())
+            """
+        guard let row = try await database.raw(query).first() else { return nil }
+        let owner = try row.decodeNil(column: "u_id") ? nil : try row.decode(model: UserRow.self, prefix: "u_").record
+        return (try row.decode(model: PasskeyRow.self, prefix: "p_").record, owner)
+    }
+
+    private static let passkeyColumns = PasskeyRow.CodingKeys.allCases.map { "p.\($0.rawValue) AS p_\($0.rawValue)" }.joined(separator: ", ")
 
     public func passkeys(userID: String) async throws -> [PasskeyRecord] {
         try await database.select().column("*").from("passkeys").where("user_id", .equal, userID)

@@ -21,10 +21,13 @@ extension SQLRepository {
             ) RETURNING token_hash
             """
         guard database.dialect.name == "postgresql" else {
-            // Read first: a token already rotated (a retry, a race) needs no write at all.
-            guard let (token, session, user) = try await refreshTokenChain(hash: hash) else { return nil }
-            let claimed = token.rotatedAt == nil ? try await write { try await database.raw(claim).first() != nil } : false
-            return RefreshClaim(token: token, session: session, user: user, claimed: claimed)
+            // Read first: a token already rotated (a retry, a race) needs no write at all. Both
+            // statements on the connection's thread, one after the other.
+            return try await nearStorage {
+                guard let (token, session, user) = try await refreshTokenChain(hash: hash) else { return nil }
+                let claimed = token.rotatedAt == nil ? try await write { try await database.raw(claim).first() != nil } : false
+                return RefreshClaim(token: token, session: session, user: user, claimed: claimed)
+            }
         }
         // The main query sees the rows as they were before the CTE's update.
         var query = SQLQueryString("WITH claimed AS (")

@@ -46,6 +46,7 @@ extension SQLRepository {
 
     private static let tokenColumns = select("t", RefreshTokenRow.CodingKeys.allCases.map(\.rawValue))
     private static let sessionColumns = select("s", SessionRow.CodingKeys.allCases.map(\.rawValue))
-    private static let userColumns = select("u", UserRow.CodingKeys.allCases.map(\.rawValue).filter { $0 != "email" && $0 != "anonymous" })
+    /// A `users` row joined as `u` (its email identity as `e`), each column as `u_column`.
+    static let userColumns = select("u", UserRow.CodingKeys.allCases.map(\.rawValue).filter { $0 != "email" && $0 != "anonymous" })
         + ", e.subject AS u_email, " + anonymousColumn.replacingOccurrences(of: "AS anonymous", with: "AS u_anonymous")
 }

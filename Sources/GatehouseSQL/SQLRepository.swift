@@ -8,7 +8,7 @@ import SQLKit
 /// Times are stored as whole milliseconds since 1970 in BIGINT columns, which both engines
 /// store exactly. A write that must not race is one conditional statement; writes that span
 /// several statements run in ``transaction(_:)``.
-public struct SQLRepository: Sendable {
+public struct SQLRepository: StorageAffinity {
     package let database: any SQLDatabase
     /// Serialises writes when every statement shares one connection (SQLite), so no statement
     /// of another request runs inside, or is rolled back with, someone else's transaction.
@@ -16,6 +16,8 @@ public struct SQLRepository: Sendable {
     /// The sessions this process knows to be live; this repository's own writes that end a
     /// session or change a user empty that user's entries (see ``changing(user:_:)``).
     public let liveness: LiveSessionCache
+    /// The connection's own thread, when every statement runs on one (SQLite).
+    let connectionThread: (any TaskExecutor)?
 
     /// Creates a repository.
     /// - Parameters:
@@ -27,6 +29,7 @@ public struct SQLRepository: Sendable {
     public init(database: any SQLDatabase, sharedConnection: Bool = true, liveness: LiveSessionCache? = nil) {
         self.database = database
         gate = sharedConnection ? WriteGate() : nil
+        connectionThread = (database as? SQLiteThreadDatabase)?.executor
         self.liveness = liveness ?? (
             sharedConnection ? LiveSessionCache(live: true) : LiveSessionCache(live: false, heartbeatWindow: SessionChangeFeed.heartbeatWindow)
         )
@@ -59,6 +62,11 @@ public struct SQLRepository: Sendable {
                 }
             }
         }
+    }
+
+    /// Runs `work` on the connection's thread (SQLite), so its statements cost no thread hops.
+    public func nearStorage<T>(_ work: () async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(connectionThread, operation: work)
     }
 
     /// Runs a write that ends a user's sessions or changes what requests see of the user, then

@@ -35,7 +35,7 @@ public final class SQLiteDatabase: Service, Sendable {
             try? await thread.shutdownGracefully()
             throw error
         }
-        sql = connection.sql()
+        sql = SQLiteThreadDatabase(plain: connection.sql(), executor: SQLiteThreadExecutor(thread: thread))
         do {
             for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {
                 try await sql.raw(SQLQueryString(pragma)).run()

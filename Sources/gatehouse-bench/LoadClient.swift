@@ -113,6 +113,13 @@ struct LoadClient: Sendable {
         return buffer
     }
 
+    /// A GET without credentials, expecting 200: the transport's own cost, for comparison.
+    func fetch(_ path: String) async throws {
+        let response = try await http.execute(HTTPClientRequest(url: base + path), timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 64 * 1024)
+        guard response.status.code == 200 else { throw Failure(description: "GET \(path) answered \(response.status.code)") }
+    }
+
     func shutdown() async throws {
         try await http.shutdown()
     }

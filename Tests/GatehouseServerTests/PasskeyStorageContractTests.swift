@@ -89,6 +89,34 @@ import Testing
         }
     }
 
+    /// The one-statement read a passkey sign-in makes: the credential with the account that owns
+    /// the presented user handle, that account's email with it, and no account for a handle
+    /// nobody has or for another account's handle (the sign-in then refuses the mismatch).
+    @Test(arguments: Engine.available)
+    func aCredentialIsReadWithTheAccountThatOwnsThePresentedHandle(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            let ann = UserRecord(email: "ann@example.com", name: PersonName(full: "Ann Example"), createdAt: Self.now)
+            let bo = UserRecord(email: nil, name: PersonName(full: "Bo Example"), createdAt: Self.now)
+            let email = IdentityRecord(userID: ann.id, provider: .email, subject: "ann@example.com", verifiedAt: Self.now, createdAt: Self.now)
+            try await repository.createUser(ann, identities: [email], passwordHash: "h")
+            try await repository.createUser(bo, identities: [], passwordHash: nil)
+            #expect(try await repository.addPasskey(Self.passkey(ann, id: [5, 5], count: 4), handle: Self.handle(ann, "HA")))
+            #expect(try await repository.addPasskey(Self.passkey(bo, id: [6]), handle: Self.handle(bo, "HB")))
+
+            let (credential, owner) = try #require(try await repository.passkey(credentialID: [5, 5], handle: "HA"))
+            #expect(credential == (try await repository.passkey(credentialID: [5, 5])), "the same record the plain read gives")
+            #expect(owner == (try await repository.user(id: ann.id)), "the whole account, its email included")
+            #expect(owner?.email == "ann@example.com" && owner?.isAnonymous == false)
+
+            let (_, other) = try #require(try await repository.passkey(credentialID: [5, 5], handle: "HB"))
+            #expect(other?.id == bo.id, "another account's handle names that account, which the sign-in then refuses")
+            let (_, nobody) = try #require(try await repository.passkey(credentialID: [5, 5], handle: "no such handle"))
+            #expect(nobody == nil)
+            #expect(try await repository.passkey(credentialID: [7], handle: "HA") == nil, "an unknown credential reads nothing")
+        }
+    }
+
     /// Issue 35, point 11: two removals of an account's last two ways in, racing on two
     /// instances, never both pass: the check and the removal are one transaction with the
     /// account's row locked. Ten trials each, for passkeys and for identities.

@@ -24,19 +24,22 @@ package final class ServiceContext: Sendable {
     /// What an unknown account's password is checked against, so it costs the same time.
     let dummyHash: String
     let logger: Logger
+    /// Where a sign-in's run of storage calls costs least.
+    let storage: any StorageAffinity
 
     /// The shared parts over one repository.
     /// - Parameters:
     ///   - keys: the keyed references limits count by (see ``AccountKeys/open(_:)``).
     ///   - breached: the breached-password range API, if one is configured.
     package init(
-        repository: some UserRepository & SessionRepository & ThrottleRepository & FactorRepository & FactorChallengeRepository,
+        repository: some UserRepository & SessionRepository & ThrottleRepository & FactorRepository & FactorChallengeRepository & StorageAffinity,
         hasher: PasswordHasher, keys: AccountKeys,
         settings: AuthSettings, breached: (any BreachedPasswords)? = nil, events: (any EventSink)? = nil, logger: Logger
     ) async throws {
         users = repository
         sessions = repository
         factors = repository
+        storage = repository
         self.hasher = hasher
         self.settings = settings
         self.events = events
@@ -51,6 +54,12 @@ package final class ServiceContext: Sendable {
     }
 
     var now: Date { settings.clock() }
+
+    /// Runs a short piece of work that makes several storage calls where they cost least
+    /// (``StorageAffinity``).
+    func nearStorage<T>(_ work: () async throws -> T) async throws -> T {
+        try await storage.nearStorage(work)
+    }
 
     /// Hands an event to the sink with the time it happened.
     func report(_ event: SecurityEvent, address: String?, device: String?) {

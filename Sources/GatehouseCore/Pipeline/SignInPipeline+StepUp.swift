@@ -11,24 +11,28 @@ extension SignInPipeline {
     /// - Parameters:
     ///   - principal: the session being stepped up.
     package func stepUp(_ grant: Grant, of principal: Principal, from client: ClientInfo) async throws -> SignIn {
-        let admitted = try await admitStepUp(grant, of: principal, from: client)
-        let signIn = try await openAPISession(
-            for: admitted, assurance: principal.session.assurance.steppedUp(with: grant.method, at: now), method: grant.method, client: client
-        )
-        try await context.sessions.revokeSession(id: principal.session.id, at: now, reason: .steppedUp)
-        return signIn
+        try await context.nearStorage {
+            let admitted = try await admitStepUp(grant, of: principal, from: client)
+            let signIn = try await openAPISession(
+                for: admitted, assurance: principal.session.assurance.steppedUp(with: grant.method, at: now), method: grant.method, client: client
+            )
+            try await context.sessions.revokeSession(id: principal.session.id, at: now, reason: .steppedUp)
+            return signIn
+        }
     }
 
     /// Steps a browser's web session up to `aal2`: a new web session id replaces the old one.
     package func stepUpWeb(_ grant: Grant, of principal: Principal, from client: ClientInfo, replacing webID: String) async throws -> WebSignIn {
-        let admitted = try await admitStepUp(grant, of: principal, from: client)
-        let id = try await openWebSession(
-            for: admitted.user, method: grant.method, assurance: principal.session.assurance.steppedUp(with: grant.method, at: now),
-            client: client, replacing: webID, writes: admitted.writes
-        )
-        var signIn = WebSignIn(sessionID: id, deviceToken: admitted.deviceToken)
-        signIn.recoveryCodes = admitted.recoveryCodes
-        return signIn
+        try await context.nearStorage {
+            let admitted = try await admitStepUp(grant, of: principal, from: client)
+            let id = try await openWebSession(
+                for: admitted.user, method: grant.method, assurance: principal.session.assurance.steppedUp(with: grant.method, at: now),
+                client: client, replacing: webID, writes: admitted.writes
+            )
+            var signIn = WebSignIn(sessionID: id, deviceToken: admitted.deviceToken)
+            signIn.recoveryCodes = admitted.recoveryCodes
+            return signIn
+        }
     }
 
     /// The second factors a signed-in session may be challenged with, when it is at `aal1` and

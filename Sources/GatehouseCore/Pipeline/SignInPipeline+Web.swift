@@ -9,13 +9,15 @@ extension SignInPipeline {
     ///   - previousID: the web session id the browser presented, if any.
     package func signInToWeb(_ grant: Grant, from client: ClientInfo, replacing previousID: String?) async throws -> WebSignIn {
         guard !grant.kind.isStepUpOnly else { throw GatehouseError.unauthenticated }
-        let admitted = try await admission(grant, from: client)
-        let method = admitted.method ?? grant.method
-        let id = try await openWebSession(
-            for: admitted.user, method: method, assurance: .signedIn(with: method, at: now), client: client, replacing: previousID,
-            writes: admitted.writes
-        )
-        return WebSignIn(sessionID: id, deviceToken: admitted.deviceToken, isNewUser: admitted.isNewUser)
+        return try await context.nearStorage {
+            let admitted = try await admission(grant, from: client)
+            let method = admitted.method ?? grant.method
+            let id = try await openWebSession(
+                for: admitted.user, method: method, assurance: .signedIn(with: method, at: now), client: client, replacing: previousID,
+                writes: admitted.writes
+            )
+            return WebSignIn(sessionID: id, deviceToken: admitted.deviceToken, isNewUser: admitted.isNewUser)
+        }
     }
 
     /// Opens a web session for an admitted user, ending the one the browser held; returns its id.

@@ -8,6 +8,12 @@ import Logging
 /// opens the session. Unknown identifiers are verified against a dummy hash and counted like
 /// real ones, so they get the same answer in the same time and the same throttling. The
 /// pipeline keeps its repositories to itself; nothing here logs a password or a token.
+///
+/// A sign-in is a run of about a dozen statements, so each way in (``signIn(_:from:)``,
+/// ``admit(_:from:)``, the web's and the step-ups) runs where they cost least
+/// (``StorageAffinity``): on SQLite's connection thread, a passkey sign-in's server time went
+/// from 2.2–2.8 ms to 1.4–2.0 ms (issue 41). A password's hash still runs on the hashing
+/// threads, and the connection's thread serves other requests while it does.
 public final class SignInPipeline: Sendable {
     let context: ServiceContext
     package let tokens: TokenIssuer
@@ -37,9 +43,11 @@ public final class SignInPipeline: Sendable {
     /// - Returns: the tokens, the user, and a device token for the client to keep.
     package func signIn(_ grant: Grant, from client: ClientInfo) async throws -> SignIn {
         guard !grant.kind.isStepUpOnly else { throw GatehouseError.unauthenticated }
-        let admitted = try await admission(grant, from: client)
-        let method = admitted.method ?? grant.method
-        return try await openAPISession(for: admitted, assurance: .signedIn(with: method, at: now), method: method, client: client)
+        return try await context.nearStorage {
+            let admitted = try await admission(grant, from: client)
+            let method = admitted.method ?? grant.method
+            return try await openAPISession(for: admitted, assurance: .signedIn(with: method, at: now), method: method, client: client)
+        }
     }
 
     /// Opens an API session for an admitted grant: its first refresh token, and the access
@@ -65,10 +73,12 @@ public final class SignInPipeline: Sendable {
     /// - Returns: the account, whether it was just created, the flow that proved it (if any),
     ///   and the device token the client should keep.
     package func admit(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
-        var admitted = try await admission(grant, from: client)
-        try await context.sessions.storeSignInWrites(admitted.writes)
-        admitted.writes = []
-        return admitted
+        try await context.nearStorage {
+            var admitted = try await admission(grant, from: client)
+            try await context.sessions.storeSignInWrites(admitted.writes)
+            admitted.writes = []
+            return admitted
+        }
     }
 
     /// ``admit(_:from:)`` with the sign-in's writes left in the admission, for the session that

@@ -13,6 +13,9 @@ public protocol PasskeyRepository: Sendable {
     func addPasskey(_ passkey: PasskeyRecord, handle: IdentityRecord) async throws -> Bool
     /// The passkey with this credential id.
     func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord?
+    /// The passkey with this credential id, and the account whose user handle is `handle`
+    /// (`nil` when no account has it), read together in one statement.
+    func passkey(credentialID: [UInt8], handle: String) async throws -> (PasskeyRecord, owner: UserRecord?)?
     /// The account's passkeys, oldest first.
     func passkeys(userID: String) async throws -> [PasskeyRecord]
     /// Renames one of the account's passkeys; returns whether it exists.

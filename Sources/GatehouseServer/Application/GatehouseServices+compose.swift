@@ -8,7 +8,7 @@ import Logging
 /// Every repository the server runs on, as one requirement: the SQL adapter is one, a test double may be another.
 public typealias GatehouseRepository = UserRepository & SessionRepository & ThrottleRepository & SecretRepository & AuditRepository
     & SigningKeyRepository & PhoneCodeRepository & OIDCFlowRepository & OneTimeSecretRepository & PasskeyRepository
-    & FactorRepository & FactorChallengeRepository & ProviderGrantRepository & OutboxRepository
+    & FactorRepository & FactorChallengeRepository & ProviderGrantRepository & OutboxRepository & StorageAffinity
 
 extension GatehouseServices {
     /// The pipeline and the services a configuration enables, with the key ring the JWKS route

@@ -89,15 +89,17 @@ package struct PasskeyService: Sendable {
     /// address limit's size) before anything is stored.
     package func passkeyAuthenticationOptions(from client: ClientInfo) async throws -> PasskeyRequestOptions {
         let policy = context.settings.abuse
-        try await throttles.admit(.passkeyChallenges(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
         let challenge = RefreshToken.generate(prefix: "")
         let id = RefreshToken.hash(challenge)
-        try await store.challenges.putSecret(OneTimeSecret(
-            purpose: .passkeyAuthentication, id: id, target: id, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(store.party.challengeLifetime))
-        ))
-        if Int.random(in: 0..<64) == 0 {
-            _ = try? await store.challenges.purgeSecrets([.passkeyAuthentication, .passkeyRegistration], before: now.addingTimeInterval(-3600))
+        try await context.nearStorage {
+            try await throttles.admit(.passkeyChallenges(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
+            try await store.challenges.putSecret(OneTimeSecret(
+                purpose: .passkeyAuthentication, id: id, target: id, createdAt: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(store.party.challengeLifetime))
+            ))
+            if Int.random(in: 0..<64) == 0 {
+                _ = try? await store.challenges.purgeSecrets([.passkeyAuthentication, .passkeyRegistration], before: now.addingTimeInterval(-3600))
+            }
         }
         return PasskeyRequestOptions(challenge: challenge, timeout: store.party.challengeLifetime * 1000, rpId: store.party.id)
     }
@@ -110,14 +112,12 @@ package struct PasskeyService: Sendable {
             guard try await store.challenges.consumeSecret(
                 .passkeyAuthentication, id: RefreshToken.hash(clientData.challenge), at: now, unexpiredAt: now
             ) != nil else { throw PasskeyFailure.challengeExpired }
-            guard let credential = try await store.credentials.passkey(credentialID: assertion.rawID) else {
-                throw PasskeyFailure.unknownCredential
-            }
             guard let userHandle = assertion.userHandle else { throw PasskeyFailure.malformed("userHandle") }
             let handle = Data(userHandle).base64URLEncoded()
-            guard let user = try await context.users.user(provider: .passkey, subject: handle), user.id == credential.userID else {
-                throw PasskeyFailure.userHandleMismatch
+            guard let (credential, owner) = try await store.credentials.passkey(credentialID: assertion.rawID, handle: handle) else {
+                throw PasskeyFailure.unknownCredential
             }
+            guard let user = owner, user.id == credential.userID else { throw PasskeyFailure.userHandleMismatch }
             let use = try store.party.verifyAssertion(assertion, clientData: clientData, credential: credential)
             if use.cloneWarning {
                 context.logger.warning("Passkey counter did not grow", metadata: ["user.id": "\(user.id)", "passkey.id": "\(credential.id)"])
