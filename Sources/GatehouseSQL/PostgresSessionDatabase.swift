@@ -13,7 +13,7 @@ import SQLKit
 /// answers nor fails and its caller waits for ever. ``OpenConnection`` checks the connection on
 /// its own event loop immediately before each statement, in the same tick as the write, so a
 /// closed one fails at once with ``PostgresConnectionLost`` (503) instead.
-struct PostgresSessionDatabase: SQLDatabase, @unchecked Sendable {
+struct PostgresSessionDatabase: ForwardingSQLDatabase, @unchecked Sendable {
     /// The pools as PostgresNIO's database (each call leases a connection); not `Sendable`
     /// by declaration, but every call hops to the leased connection's event loop.
     let pool: any PostgresDatabase
@@ -22,19 +22,6 @@ struct PostgresSessionDatabase: SQLDatabase, @unchecked Sendable {
     init(pool: any PostgresDatabase, queryLogLevel: Logger.Level?) {
         self.pool = pool
         plain = pool.sql(queryLogLevel: queryLogLevel)
-    }
-
-    var logger: Logger { plain.logger }
-    var eventLoop: any EventLoop { plain.eventLoop }
-    var dialect: any SQLDialect { plain.dialect }
-    var queryLogLevel: Logger.Level? { plain.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        plain.execute(sql: query, onRow)
-    }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await plain.execute(sql: query, onRow)
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {

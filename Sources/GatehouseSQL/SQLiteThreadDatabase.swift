@@ -1,5 +1,3 @@
-import Logging
-import NIOCore
 import NIOPosix
 import SQLKit
 
@@ -11,23 +9,9 @@ import SQLKit
 /// context switch. ``withSession(_:)`` runs its whole closure with the connection's thread as
 /// its task executor, so the statements inside follow one another on that thread, and the
 /// session costs two hops however many statements it runs.
-struct SQLiteThreadDatabase: SQLDatabase {
+struct SQLiteThreadDatabase: ForwardingSQLDatabase {
     let plain: any SQLDatabase
     let executor: SQLiteThreadExecutor
-
-    var logger: Logger { plain.logger }
-    var eventLoop: any EventLoop { plain.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { plain.version }
-    var dialect: any SQLDialect { plain.dialect }
-    var queryLogLevel: Logger.Level? { plain.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        plain.execute(sql: query, onRow)
-    }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await plain.execute(sql: query, onRow)
-    }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         let plain = plain
