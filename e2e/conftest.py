@@ -150,14 +150,19 @@ def server003():
     server.close()
 
 
-def chromium(width=375, height=667, dark=False, javascript=True, reduced_motion=False):
-    """Headless Chromium emulating a phone of width × height CSS pixels."""
-    driver = started_chromium(width=width, height=height, javascript=javascript)
-    emulate_media(driver, dark=dark, reduced_motion=reduced_motion)
+# The phone a browser emulates unless a test says otherwise.
+PHONE = {"width": 375, "height": 667, "dark": False, "javascript": True, "reduced_motion": False}
+
+
+def chromium(**options):
+    """Headless Chromium emulating a phone (`PHONE`, with any of its keys changed)."""
+    options = {**PHONE, **options}
+    driver = started_chromium(**options)
+    emulate_media(driver, **options)
     return driver
 
 
-def started_chromium(width=375, height=667, javascript=True, **_):
+def started_chromium(*, width, height, javascript, **_):
     """A new headless Chromium for a phone of width × height CSS pixels, scripts on or off."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
@@ -179,7 +184,7 @@ def started_chromium(width=375, height=667, javascript=True, **_):
     return driver
 
 
-def emulate_media(driver, dark=False, reduced_motion=False, **_):
+def emulate_media(driver, *, dark, reduced_motion, **_):
     """The colour scheme and motion preference of the driver's current tab."""
     features = [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]
     if reduced_motion:
@@ -243,8 +248,7 @@ def browser(browser_pool):
     drivers = []
 
     def make(**kwargs):
-        options = {"width": 375, "height": 667, "dark": False, "javascript": True, "reduced_motion": False, **kwargs}
-        driver = browser_pool.take(**options)
+        driver = browser_pool.take(**{**PHONE, **kwargs})
         drivers.append(driver)
         return driver
 

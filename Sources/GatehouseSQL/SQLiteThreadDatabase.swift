@@ -14,16 +14,8 @@ struct SQLiteThreadDatabase: ForwardingSQLDatabase {
     let executor: SQLiteThreadExecutor
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let plain = plain
-        return try await withTaskExecutorPreference(executor) {
-            SessionResult(value: try await closure(plain))
-        }.value
+        try await withTaskExecutorPreference(executor) { try await closure(plain) }
     }
-}
-
-/// A session's result on its way back from the connection's thread.
-private struct SessionResult<Value>: @unchecked Sendable {
-    let value: Value
 }
 
 /// The connection's one thread as a task executor: jobs queue behind its statements, in order.
