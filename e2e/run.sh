@@ -2,6 +2,8 @@
 # The Python suites against the real gatehouse binary: the browser suite in real Chromium
 # (Debian's chromium + chromium-driver), and third-party clients (supabase-auth, gql,
 # schemathesis). Installs what it needs (e2e/prepare.sh); pytest arguments pass through.
+# GATEHOUSE_BIN picks the binary under test (the debug build by default; the release build
+# from scripts/release-build.sh passes the same suite).
 #
 # The suite runs on E2E_WORKERS pytest-xdist workers (3 by default, at most 4; 1 runs it
 # serially in one process), one file per worker at a time, so a file's tests keep their order
@@ -20,7 +22,7 @@ if [ -z "${E2E_PREBUILT:-}" ] || [ ! -x .build/debug/gatehouse ] || [ ! -x .buil
 fi
 OIDC_MOCK_PYTHON=$(./scripts/oidc-provider.sh)
 export OIDC_MOCK_PYTHON
-export GATEHOUSE_BIN="$PWD/.build/debug/gatehouse" AXE_JS="$PWD/.build-e2e/axe.min.js"
+export GATEHOUSE_BIN="${GATEHOUSE_BIN:-$PWD/.build/debug/gatehouse}" AXE_JS="$PWD/.build-e2e/axe.min.js"
 workers=${E2E_WORKERS:-3}
 parallel=()
 [ "$workers" -gt 1 ] && parallel=(-n "$workers" --dist loadfile)

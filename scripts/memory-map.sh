@@ -9,6 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.build/release/gatehouse
 [ -x "$bin" ] || ./scripts/release-build.sh gatehouse gatehouse-server
+# A just-linked binary is dirty in the page cache and maps fewer pages per fault until written
+# back; the steady state is what a deployed server shows.
+sync
 scratch=$(mktemp -d)
 server=""
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$scratch"' EXIT

@@ -26,6 +26,8 @@ struct Bench {
         // `gatehouse-bench hashes`: each argon2id implementation's single-thread time, and the fastest.
         if arguments.first == "hashes" { return HashTiming.report(samples: 15) }
         if arguments.first == "passkey" { return try await PasskeyBench.run() }
+        // `gatehouse-bench memory`: only the idle RSS of `serve --demo`, before and after logins.
+        if arguments.first == "memory" { return try await IdleMemory.report() }
         // `gatehouse-bench bound [seconds]`: libsodium's argon2id on every core at once, hashes/s.
         if arguments.first == "bound" {
             let threads = ProcessInfo.processInfo.activeProcessorCount
@@ -59,9 +61,7 @@ struct Bench {
                          name, save * 1000, load * 1000, 0.1 / save, 0.1 / load))
         }
 
-        let memory = try await IdleMemory.measure(logins: 4)
-        print(String(format: "idle RSS of serve --demo: %.1f MiB after start, %.1f MiB after 4 concurrent logins (target < 50 MiB: %.2f×)",
-                     memory.afterStart, memory.afterLogins, max(memory.afterStart, memory.afterLogins) / 50))
+        try await IdleMemory.report()
 
         let server = try await startServer()
         let client = LoadClient(base: server.url.absoluteString)
