@@ -89,6 +89,17 @@ import Testing
         #expect(mapped == [19 * 1024 * 1024, 19 * 1024 * 1024, 0, 1, 0])
     }
 
+    #if os(Linux)
+    /// A hash runs on a hashing thread that the kernel knows by name, so `top -H` and
+    /// /proc/PID/task show where the cores go (Foundation's `Thread.name` alone did not).
+    @Test func hashesRunOnThreadsTheKernelNamesArgon2id() async throws {
+        let name = try await hasher.pool.run(refusable: false) {
+            try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
+        }
+        #expect(name.hasPrefix("argon2id-"), "\(name)")
+    }
+    #endif
+
     private func onNewThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try body() }) }.start()

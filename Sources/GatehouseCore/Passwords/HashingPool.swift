@@ -46,10 +46,13 @@ package final class HashingPool: @unchecked Sendable {
             let thread = Thread { [unowned self] in
                 #if os(Linux)
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(gatehouse_thread_id()), limits.niceness)
+                // Foundation's `Thread.name` does not reach the kernel on Linux: without this the
+                // threads carry the name of whichever thread started them.
+                gatehouse_name_thread("argon2id-\(index)")
                 #endif
                 self.work()
             }
-            thread.name = "gatehouse-hash-\(index)"
+            thread.name = "argon2id-\(index)"
             thread.start()
         }
     }
