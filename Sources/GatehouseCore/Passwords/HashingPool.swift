@@ -43,16 +43,17 @@ package final class HashingPool: @unchecked Sendable {
     private init(limits: HashingLimits) {
         self.limits = limits
         for index in 0..<max(1, limits.threads) {
+            let name = "argon2id-\(index)"
             let thread = Thread { [unowned self] in
                 #if os(Linux)
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(gatehouse_thread_id()), limits.niceness)
                 // Foundation's `Thread.name` does not reach the kernel on Linux: without this the
                 // threads carry the name of whichever thread started them.
-                gatehouse_name_thread("argon2id-\(index)")
+                gatehouse_name_thread(name)
                 #endif
                 self.work()
             }
-            thread.name = "argon2id-\(index)"
+            thread.name = name
             thread.start()
         }
     }
