@@ -3,7 +3,7 @@
 # and argon2id, then drives the real server on loopback. The argument is the seconds per load phase (default 8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh dbus gnome-keyring
+./scripts/setup.sh dbus gnome-keyring wrk
 ./scripts/release-build.sh gatehouse-bench gatehouse gatehouse-server
 # Inside a keyring session, so the Secret Service store is timed too.
 ./scripts/with-keyring.sh .build/release/gatehouse-bench "${1:-8}"

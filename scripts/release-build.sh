@@ -6,9 +6,29 @@
 # toolchain where it runs, only Debian's libraries. The demo and the benchmark both build
 # through here, so they share one set of flags and never relink each other's binaries. Static
 # Foundation's networking links libcurl (Swift's Linux prerequisites list its -dev package).
+#
+# Code is laid out by use: every function gets its own section (Swift's `-function-sections`,
+# clang's `-ffunction-sections`), and the linker places the functions a server runs from start
+# through its first sign-ins (scripts/hot-functions.txt.gz) first, together. The kernel maps
+# code 64 KiB around each page a process touches, so code scattered over the 40 MB of the
+# binary's text made a server that had signed a few people in map about 20 MiB of it; packed
+# together it maps a few. scripts/hot-functions.sh regenerates the list; a function missing from
+# it only costs a little memory, never correctness.
+#   SYMBOLS=1 scripts/release-build.sh P  # the same code with its symbol table, in .build/symbols
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh libcurl4-openssl-dev
+flags=(-c release --static-swift-stdlib
+  -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xcxx -ffunction-sections)
+if [ -n "${SYMBOLS:-}" ]; then
+  # Debug info dropped (valgrind's reader does not take Swift's), names kept.
+  flags+=(--scratch-path .build/symbols -Xlinker --strip-debug)
+else
+  order=.build/hot-functions.txt
+  mkdir -p .build
+  gunzip -c scripts/hot-functions.txt.gz | sed 's/^/.text./' > "$order"
+  flags+=(-Xlinker --strip-all -Xlinker "--section-ordering-file=$PWD/$order")
+fi
 for product in "$@"; do
-  swift build -c release -Xlinker --strip-all --static-swift-stdlib --product "$product"
+  swift build "${flags[@]}" --product "$product"
 done

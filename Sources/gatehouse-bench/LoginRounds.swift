@@ -8,8 +8,8 @@ import Synchronization
 /// threads at once, hashes per second, for a few seconds at the start of each round (two busy
 /// threads share caches and memory bandwidth, so it is lower than cores ÷ one thread's time).
 /// Each round then signs in at 2, 8 and 16 connections, and at 8 beside 8 connections reading
-/// `/api/me` as fast as they can. This machine is noisy: every round is printed, and the
-/// figures are the medians.
+/// `/api/me` as fast as they can, all driven by wrk (``WrkLoad``). This machine is noisy: every
+/// round is printed, and the figures are the medians.
 enum LoginRounds {
     static let connections = [2, 8, 16]
 
@@ -50,7 +50,7 @@ enum LoginRounds {
             let bound = parallelBound(threads: cores, seconds: 3)
             var logins: [Int: Double] = [:]
             for count in connections {
-                logins[count] = try await client.rate(concurrency: count, seconds: seconds) { _ in _ = try await client.login() }
+                logins[count] = try await loginLoad(client).rate(connections: count, seconds: seconds)
             }
             let (beside, reads) = try await besideReads(client, token: token, seconds: seconds)
             let flood = try await Bench.meUnderLoginFlood(client, token: token, seconds: seconds)
@@ -81,19 +81,17 @@ enum LoginRounds {
         }.joined(separator: ", ")
     }
 
+    /// The login phases' load: wrk posting the bench account's password (``WrkLoad`` says why).
+    private static func loginLoad(_ client: LoadClient) -> WrkLoad {
+        WrkLoad(script: "scripts/wrk/login.lua", url: client.base,
+                environment: ["EMAIL": LoadClient.email, "PASSWORD": LoadClient.password])
+    }
+
     /// Logins/s at 8 connections while 8 other connections read `/api/me`; and the reads/s.
     private static func besideReads(_ client: LoadClient, token: String, seconds: Double) async throws -> (Double, Double) {
-        let readers = LoadClient(base: client.base)
-        let result: (Double, Double)
-        do {
-            async let reads = readers.rate(concurrency: 8, seconds: seconds) { _ in try await readers.me(token) }
-            let logins = try await client.rate(concurrency: 8, seconds: seconds) { _ in _ = try await client.login() }
-            result = (logins, try await reads)
-        } catch {
-            try? await readers.shutdown()
-            throw error
-        }
-        try await readers.shutdown()
-        return result
+        let readers = WrkLoad(script: "scripts/wrk/me.lua", url: client.base + "/api/me", environment: ["TOKEN": token])
+        async let reads = readers.rate(connections: 8, seconds: seconds)
+        let logins = try await loginLoad(client).rate(connections: 8, seconds: seconds)
+        return (logins, try await reads)
     }
 }
