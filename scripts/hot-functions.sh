@@ -38,7 +38,7 @@ kill -TERM "$server"; wait "$server" || true; server=""
 # Callgrind names each object and function once (`ob=(id) path`, `fn=(id) name`, or the same
 # as a callee, `cob=`, `cfn=`), then by id alone; a function's costs follow the `ob=` of the
 # object it belongs to. Keep the server binary's.
-python3 - "$scratch/callgrind.out" "$bin" <<'PY' | gzip -n -9 > scripts/hot-functions.txt.gz
+python3 - "$scratch/callgrind.out" "$bin" <<'PY' >"$scratch/hot"
 import re, sys
 objects, functions, current, hot = {}, {}, None, set()
 for line in open(sys.argv[1], errors="replace"):
@@ -55,6 +55,10 @@ for line in open(sys.argv[1], errors="replace"):
         hot.add(functions[key])
 print("\n".join(sorted(hot)))
 PY
-echo "scripts/hot-functions.txt.gz: $(gunzip -c scripts/hot-functions.txt.gz | wc -l) functions"
+# A run that went wrong names a handful of functions; never replace the list with that.
+count=$(wc -l <"$scratch/hot")
+[ "$count" -ge 5000 ] || { echo "hot-functions: callgrind named only $count functions; list kept" >&2; exit 1; }
+gzip -n -9 <"$scratch/hot" >scripts/hot-functions.txt.gz
+echo "scripts/hot-functions.txt.gz: $count functions"
 # The order is read at link time only: relink the release binaries.
 rm -f .build/release/gatehouse .build/release/gatehouse-server .build/release/gatehouse-bench
