@@ -59,6 +59,4 @@ PY
 count=$(wc -l <"$scratch/hot")
 [ "$count" -ge 5000 ] || { echo "hot-functions: callgrind named only $count functions; list kept" >&2; exit 1; }
 gzip -n -9 <"$scratch/hot" >scripts/hot-functions.txt.gz
-echo "scripts/hot-functions.txt.gz: $count functions"
-# The order is read at link time only: relink the release binaries.
-rm -f .build/release/gatehouse .build/release/gatehouse-server .build/release/gatehouse-bench
+echo "scripts/hot-functions.txt.gz: $count functions (scripts/release-build.sh relinks with it)"

@@ -26,7 +26,14 @@ if [ -n "${SYMBOLS:-}" ]; then
 else
   order=.build/hot-functions.txt
   mkdir -p .build
-  gunzip -c scripts/hot-functions.txt.gz | sed 's/^/.text./' > "$order"
+  gunzip -c scripts/hot-functions.txt.gz | sed 's/^/.text./' > "$order.new"
+  # SwiftPM does not see the list as a link input: when it changed, drop the binaries so they relink.
+  if cmp -s "$order.new" "$order"; then
+    rm "$order.new"
+  else
+    mv "$order.new" "$order"
+    rm -f .build/release/gatehouse .build/release/gatehouse-server .build/release/gatehouse-bench
+  fi
   flags+=(-Xlinker --strip-all -Xlinker "--section-ordering-file=$PWD/$order")
 fi
 for product in "$@"; do
