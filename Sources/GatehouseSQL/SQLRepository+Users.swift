@@ -8,6 +8,9 @@ extension SQLRepository: UserRepository {
     /// way in (an email, a phone, a provider, a passkey's handle) makes it permanent at once.
     static let anonymousColumn = "CASE WHEN EXISTS (SELECT 1 FROM identities g WHERE g.user_id = u.id) THEN 0 ELSE 1 END AS anonymous"
 
+    /// Whether the account has a verified second factor (``PasswordAccount/hasSecondFactor``).
+    static let secondFactorColumn = "CASE WHEN EXISTS (SELECT 1 FROM factors f WHERE f.user_id = u.id AND f.status = 'verified') THEN 1 ELSE 0 END AS has_factor"
+
     /// A `users` row with the subject of its email identity, if any.
     package struct UserRow: Codable {
         package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -113,23 +116,27 @@ extension SQLRepository: UserRepository {
             """).first(decoding: UserRow.self)?.record
     }
 
-    public func userAndPasswordHash(provider: IdentityProvider, subject: String) async throws -> (UserRecord, String?)? {
+    public func passwordAccount(provider: IdentityProvider, subject: String) async throws -> PasswordAccount? {
         struct Row: Decodable {
             package let user: UserRow
             package let hash: String?
+            package let hasFactor: Int
             package init(from decoder: any Decoder) throws {
                 user = try UserRow(from: decoder)
-                hash = try decoder.container(keyedBy: Key.self).decodeIfPresent(String.self, forKey: .hash)
+                let container = try decoder.container(keyedBy: Key.self)
+                hash = try container.decodeIfPresent(String.self, forKey: .hash)
+                hasFactor = try container.decode(Int.self, forKey: .hasFactor)
             }
-            package enum Key: String, CodingKey { case hash }
+            package enum Key: String, CodingKey { case hash, hasFactor = "has_factor" }
         }
         let row = try await database.raw("""
-            SELECT u.*, e.subject AS email, \(unsafeRaw: Self.anonymousColumn), p.hash AS hash FROM identities i JOIN users u ON u.id = i.user_id
+            SELECT u.*, e.subject AS email, \(unsafeRaw: Self.anonymousColumn), p.hash AS hash, \(unsafeRaw: Self.secondFactorColumn)
+            FROM identities i JOIN users u ON u.id = i.user_id
             LEFT JOIN identities e ON e.user_id = u.id AND e.provider = 'email'
             LEFT JOIN password_credentials p ON p.user_id = u.id
             WHERE i.provider = \(bind: provider.rawValue) AND i.subject = \(bind: subject)
             """).first(decoding: Row.self)
-        return row.map { ($0.user.record, $0.hash) }
+        return row.map { PasswordAccount(user: $0.user.record, passwordHash: $0.hash, hasSecondFactor: $0.hasFactor == 1) }
     }
 
     public func user(id: String) async throws -> UserRecord? {

@@ -25,6 +25,12 @@ import Testing
         #expect(!other.matches("123456", id: "ghv_a", mac: mac))
     }
 
+    @Test func digestsAreWrittenAsLowerCaseHexAndReadBackInEitherCase() {
+        #expect([UInt8]([0x00, 0x0F, 0xA5, 0xFF]).hexEncoded == "000fa5ff")
+        #expect(SHA256.hash(data: Data("abc".utf8)).hexEncoded == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Data(hex: "000FA5ff") == Data([0x00, 0x0F, 0xA5, 0xFF]))
+    }
+
     @Test func aWrongCodeSaysTheTriesLeftUntilTheLastBurnsIt() {
         #expect(code.wrongCode(attempts: 1) == .codeRejected(.incorrect(attemptsLeft: 4)))
         #expect(code.wrongCode(attempts: 4) == .codeRejected(.incorrect(attemptsLeft: 1)))

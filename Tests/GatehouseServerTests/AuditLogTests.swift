@@ -122,6 +122,27 @@ import Testing
         }
     }
 
+    @Test(arguments: RepositoryContractTests.Engine.available)
+    func I24_aLoneEntryIsWrittenAtOnceAndEntriesThatArriveWhileTheLogRestsShareOneWrite(engine: RepositoryContractTests.Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine) { repositories in
+            let now = RepositoryContractTests.now
+            let writes = CountingAuditRepository(repositories[0])
+            let log = AuditLog(repository: writes, pause: .milliseconds(400), clock: { now }, logger: Logger(label: "test"))
+            let running = Task { try await log.run() }
+            defer { running.cancel() }
+            log.record(.signedUp(userID: "first"), at: now, address: nil, device: nil)
+            let start = ContinuousClock.now
+            while writes.batches.isEmpty, ContinuousClock.now - start < .seconds(5) { try await Task.sleep(for: .milliseconds(2)) }
+            #expect(writes.batches == [1], "a lone entry does not wait for company")
+            for index in 0..<30 {
+                log.record(.emailVerified(userID: "u\(index)"), at: now, address: nil, device: nil)
+            }
+            while writes.batches.count < 2, ContinuousClock.now - start < .seconds(5) { try await Task.sleep(for: .milliseconds(2)) }
+            #expect(writes.batches == [1, 30], "the thirty recorded while the log rested went in one transaction")
+            #expect(try await repositories[0].auditEntries(AuditQuery(limit: 100)).count == 31)
+        }
+    }
+
     @Test func I24_everyEventBecomesAnEntryWithItsFacts() {
         let now = Date(timeIntervalSince1970: 0)
         let cases: [(SecurityEvent, String, [String: String])] = [
@@ -141,4 +162,24 @@ import Testing
         }
         #expect(AuditEntry(.administered(actor: .serviceRole, action: .ban, userID: "u"), at: now, address: nil, device: nil).actor == "service_role")
     }
+}
+
+/// The real repository, with a count of the entries each write stored.
+final class CountingAuditRepository: AuditRepository, @unchecked Sendable {
+    private let base: any AuditRepository
+    private let lock = NSLock()
+    private var sizes: [Int] = []
+
+    init(_ base: any AuditRepository) { self.base = base }
+
+    /// The number of entries of each write, in order.
+    var batches: [Int] { lock.withLock { sizes } }
+
+    func appendAuditEntries(_ entries: [AuditEntry], queueing export: OutboxRecord?) async throws {
+        try await base.appendAuditEntries(entries, queueing: export)
+        lock.withLock { sizes.append(entries.count) }
+    }
+
+    func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry] { try await base.auditEntries(query) }
+    func pruneAuditEntries(before date: Date) async throws -> Int { try await base.pruneAuditEntries(before: date) }
 }

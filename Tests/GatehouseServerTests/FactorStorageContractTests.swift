@@ -64,6 +64,24 @@ import Testing
     }
 
     @Test(arguments: Engine.available)
+    func aPasswordSignInsOneReadSaysWhetherTheAccountHasAVerifiedFactor(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            let (ann, identities) = RepositoryContractTests.user("ann.mfa@example.com")
+            try await repository.createUser(ann, identities: identities, passwordHash: "hash")
+            func read() async throws -> Bool? {
+                try await repository.passwordAccount(provider: .email, subject: "ann.mfa@example.com")?.hasSecondFactor
+            }
+            #expect(try await read() == false)
+            let factor = Self.factor(ann)
+            #expect(try await repository.addFactor(factor, maximum: 10, unverifiedSince: Self.now))
+            #expect(try await read() == false, "an unverified factor is no second factor yet")
+            #expect(try await repository.acceptStep(factorID: factor.id, userID: ann.id, step: 1, at: Self.now))
+            #expect(try await read() == true)
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func factorsAreTheAccountsOwnAndGoWithIt(engine: Engine) async throws {
         try await RepositoryContractTests.withDatabase(engine) { repositories in
             let repository = repositories[0]

@@ -64,8 +64,8 @@ import Testing
             let repository = repositories[0]
             let (ann, identities) = Self.user("ann@example.com")
             try await repository.createUser(ann, identities: identities, passwordHash: "hash")
-            let found = try await repository.userAndPasswordHash(provider: .email, subject: "ann@example.com")
-            #expect(found?.0.id == ann.id && found?.1 == "hash" && found?.0.email == "ann@example.com")
+            let found = try await repository.passwordAccount(provider: .email, subject: "ann@example.com")
+            #expect(found?.user.id == ann.id && found?.passwordHash == "hash" && found?.user.email == "ann@example.com")
             let (other, taken) = Self.user("ann@example.com")
             await #expect(throws: RepositoryError.duplicateIdentity) {
                 try await repository.createUser(other, identities: taken, passwordHash: nil)

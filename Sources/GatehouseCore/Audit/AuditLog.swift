@@ -11,8 +11,10 @@ import ServiceLifecycle
 /// before it leaves, and a SIEM that is down gets it on a retry, under the same `webhook-id`.
 ///
 /// ``record(_:at:address:device:)`` appends to a buffer and returns; ``run()`` writes what has
-/// gathered in one transaction each time it wakes, so entries that arrive while a write is under
-/// way share the next one (a group commit): a burst of sign-ins costs a few writes, not one each.
+/// gathered in one transaction each time it wakes, then rests for ``pause``, so entries that
+/// arrive while a write is under way or the log rests share the next one (a group commit): a
+/// lone entry is written at once, and a burst of sign-ins costs a write every ``pause``, not
+/// one each.
 /// A failed write keeps its entries for the next one. A graceful shutdown writes what is left
 /// after the server has stopped taking requests (the application stops its services in
 /// reverse, and the log is listed after storage), so a clean stop loses nothing.
@@ -24,6 +26,8 @@ public final class AuditLog: EventSink, Service, Sendable {
     package let logger: Logger
     /// Past this many unwritten entries (the database is down), the oldest are dropped and counted.
     package let capacity: Int
+    /// The rest after each write, during which new entries gather for the next.
+    package let pause: Duration
     private let buffer = Mutex<[AuditEntry]>([])
     /// Where written batches are forwarded, once the outbox that carries them is composed.
     private let exports = Mutex<MessageOutbox?>(nil)
@@ -33,9 +37,10 @@ public final class AuditLog: EventSink, Service, Sendable {
 
     /// - Parameter retention: entries older than this are deleted in the background (hourly).
     public init(
-        repository: any AuditRepository, retention: TimeInterval? = nil, capacity: Int = 100_000,
+        repository: any AuditRepository, retention: TimeInterval? = nil, capacity: Int = 100_000, pause: Duration = .milliseconds(50),
         clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
+        self.pause = pause
         self.repository = repository
         self.retention = retention
         self.capacity = capacity
@@ -116,7 +121,10 @@ public final class AuditLog: EventSink, Service, Sendable {
                         }
                     }
                 }
-                for await _ in wake { await write() }
+                for await _ in wake {
+                    await write()
+                    try? await Task.sleep(for: pause)
+                }
                 group.cancelAll()
             }
             await write()

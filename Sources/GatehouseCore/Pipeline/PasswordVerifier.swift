@@ -26,13 +26,13 @@ struct PasswordVerifier: GrantVerifier {
 
     func verify(_ grant: Grant, from client: ClientInfo) async throws -> Verified? {
         guard case .password(_, let password) = grant else { return nil }
-        let found = try await context.users.userAndPasswordHash(provider: .email, subject: grant.identifier)
-        let hash = found?.1
+        let found = try await context.users.passwordAccount(provider: .email, subject: grant.identifier)
+        let hash = found?.passwordHash
         // Read for every address, known or not, so the reads are the same whatever it is.
         let pendingHash = try await pending?.pendingPasswordHash(for: grant.identifier)
         let match = try await context.hasher.verify(password, against: hash ?? context.dummyHash, orPending: hash == nil ? nil : pendingHash)
         switch match {
-        case .stored: return hash != nil ? found.map { Verified(user: $0.0) } : nil
+        case .stored: return hash != nil ? found.map { Verified(user: $0.user, hasSecondFactor: $0.hasSecondFactor) } : nil
         case .pending:
             // The password of a sign-up of this taken address: answered as a new address's
             // unverified account is, and never signed in.

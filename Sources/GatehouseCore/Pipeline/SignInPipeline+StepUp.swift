@@ -37,8 +37,10 @@ extension SignInPipeline {
 
     /// The second factors a signed-in session may be challenged with, when it is at `aal1` and
     /// the account has any: what a sign-in answer's `mfa` member says.
-    package func secondFactorHint(for user: UserRecord, session: SessionRecord) async throws -> SecondFactorHint? {
-        guard session.assurance.level == .aal1 else { return nil }
+    /// - Parameter known: whether the account has a verified factor, when the sign-in's own
+    ///   read said (a password's); `false` needs no read.
+    package func secondFactorHint(for user: UserRecord, session: SessionRecord, known: Bool? = nil) async throws -> SecondFactorHint? {
+        guard session.assurance.level == .aal1, known != false else { return nil }
         let verified = try await context.factors.factors(userID: user.id).filter { $0.status == .verified }
         guard !verified.isEmpty else { return nil }
         return SecondFactorHint(required: true, factors: verified.map(\.summary))

@@ -62,7 +62,7 @@ public final class SignInPipeline: Sendable {
             .refreshToken(RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: session.createdAt))
         }
         var grant = try await self.grant(user: admitted.user, session: session, refreshToken: refresh)
-        grant.mfa = try await secondFactorHint(for: admitted.user, session: session)
+        grant.mfa = try await secondFactorHint(for: admitted.user, session: session, known: admitted.hasSecondFactor)
         grant.recoveryCodes = admitted.recoveryCodes
         return SignIn(grant: grant, deviceToken: admitted.deviceToken, sessionID: session.id, isNewUser: admitted.isNewUser)
     }
@@ -160,7 +160,7 @@ public final class SignInPipeline: Sendable {
         }
         return Admission(
             user: user, deviceToken: try await limiter.recordSuccess(attempt, now: now), isNewUser: verified.isNewUser,
-            flow: verified.flow, recoveryCodes: verified.recoveryCodes, method: verified.method, writes: verified.writes
+            hasSecondFactor: verified.hasSecondFactor, flow: verified.flow, recoveryCodes: verified.recoveryCodes, method: verified.method, writes: verified.writes
         )
     }
 
@@ -218,6 +218,9 @@ package struct SignIn: Sendable {
 package struct Verified: Sendable {
     package var user: UserRecord
     package var isNewUser = false
+    /// Whether the account has a verified second factor, when the verifier's read said
+    /// (``PasswordAccount``); `nil`: the `mfa` hint reads it.
+    package var hasSecondFactor: Bool?
     package var flow: OIDCFlowRecord?
     /// Recovery codes made by this grant (a first factor's first code), shown once.
     package var recoveryCodes: [String]?
@@ -232,6 +235,8 @@ package struct Admission: Sendable {
     package let user: UserRecord
     package let deviceToken: String
     package let isNewUser: Bool
+    /// As ``Verified/hasSecondFactor``.
+    package var hasSecondFactor: Bool?
     package let flow: OIDCFlowRecord?
     package var recoveryCodes: [String]?
     /// The verifier's name for the sign-in, when the grant alone cannot say.

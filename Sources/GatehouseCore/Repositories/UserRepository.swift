@@ -12,8 +12,9 @@ public protocol UserRepository: Sendable {
     func identities(userID: String) async throws -> [IdentityRecord]
     /// The account's password hash; `nil` when it has no password.
     func passwordHash(userID: String) async throws -> String?
-    /// The account an identity belongs to and its password hash, in one read (sign-in).
-    func userAndPasswordHash(provider: IdentityProvider, subject: String) async throws -> (UserRecord, String?)?
+    /// The account an identity belongs to, its password hash and whether it has a second
+    /// factor, in one read (a password sign-in).
+    func passwordAccount(provider: IdentityProvider, subject: String) async throws -> PasswordAccount?
     /// Sets the password and the instant that ends older sessions, in one transaction.
     func setPassword(userID: String, hash: String, at: Date) async throws
     func allUsers() async throws -> [UserRecord]
@@ -84,5 +85,21 @@ extension UserRepository {
     /// Removes the account's identities of a provider whatever else it has.
     public func removeIdentity(userID: String, provider: IdentityProvider) async throws -> Bool {
         try await removeIdentity(userID: userID, provider: provider, keepingAWayIn: false)
+    }
+}
+
+/// What a password sign-in reads about an account, in one statement.
+public struct PasswordAccount: Sendable {
+    public var user: UserRecord
+    /// The password hash; `nil` when the account has none.
+    public var passwordHash: String?
+    /// Whether the account has a verified second factor: what the sign-in's `mfa` hint needs
+    /// to know, read with the account so the sign-in needs no read of its own for it.
+    public var hasSecondFactor: Bool
+
+    public init(user: UserRecord, passwordHash: String?, hasSecondFactor: Bool) {
+        self.user = user
+        self.passwordHash = passwordHash
+        self.hasSecondFactor = hasSecondFactor
     }
 }

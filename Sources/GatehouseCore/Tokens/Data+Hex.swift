@@ -1,9 +1,18 @@
 import Foundation
 
+/// The lower-case hex digits, by value.
+private let hexDigits = Array("0123456789abcdef".utf8)
+
 extension Sequence<UInt8> {
     /// The bytes as lower-case hex, two digits each.
     package var hexEncoded: String {
-        map { String(format: "%02x", $0) }.joined()
+        var text: [UInt8] = []
+        text.reserveCapacity(underestimatedCount * 2)
+        for byte in self {
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

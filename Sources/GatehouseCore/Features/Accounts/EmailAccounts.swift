@@ -52,7 +52,7 @@ package struct EmailAccounts: Sendable {
         try await mail.admit(recipient: address, purpose: .emailVerification, from: client, now: now)
         // Hashed with a taken address's own salt and cost (one read and one hash either way),
         // so a sign-in can compare it with the account's in the same computation.
-        let stored = try await context.users.userAndPasswordHash(provider: .email, subject: address)?.1
+        let stored = try await context.users.passwordAccount(provider: .email, subject: address)?.passwordHash
         let hash = try await context.hasher.hash(password, likeStored: stored)
         let account = NewAccount(
             name: PersonName(full: name), identities: [.init(provider: .email, subject: address, verified: false)], passwordHash: hash
