@@ -92,6 +92,8 @@ extension SQLRepository: SessionRepository {
         switch write {
         case .passkeyUsed(let credentialID, let signCount, let backedUp, let date):
             passkeyUse(credentialID: credentialID, signCount: signCount, backedUp: backedUp, at: date)
+        case .failureStreakCleared(let key):
+            "DELETE FROM throttles WHERE key = \(bind: key)"
         }
     }
 

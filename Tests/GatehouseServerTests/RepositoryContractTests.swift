@@ -240,6 +240,28 @@ import Testing
     }
 
     @Test(arguments: Engine.available)
+    func aFailureStreakEndsWithTheSessionThatCommitsAndStaysWhenItDoesNot(engine: Engine) async throws {
+        try await Self.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            let (ann, identities) = Self.user("ann.streak@example.com")
+            try await repository.createUser(ann, identities: identities, passwordHash: "hash")
+            _ = try await repository.hit("streak:a", window: 900, at: Self.now)
+            _ = try await repository.hit("streak:b", window: 900, at: Self.now)
+            func session(_ id: String) -> SessionRecord {
+                SessionRecord(id: id, userID: ann.id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(3600))
+            }
+            func token(_ hash: String) -> SessionCredential { .refreshToken(.init(tokenHash: hash, sessionID: "s1", createdAt: Self.now)) }
+            try await repository.createSession(session("s1"), credential: token("t1"), with: [.failureStreakCleared(key: "streak:a")])
+            await #expect(throws: (any Error).self, "a session whose id is taken is not stored") {
+                try await repository.createSession(session("s1"), credential: token("t2"), with: [.failureStreakCleared(key: "streak:b")])
+            }
+            let left = try await repository.counters(["streak:a", "streak:b"])
+            #expect(left["streak:a"] == nil, "the committed sign-in ended its streak")
+            #expect(left["streak:b"]?.count == 1, "the sign-in that did not commit left its streak")
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func limitsCountedOnAnyInstanceAreOneCount(engine: Engine) async throws {
         try await Self.withDatabase(engine, instances: 3) { repositories in
             await withTaskGroup(of: Void.self) { group in

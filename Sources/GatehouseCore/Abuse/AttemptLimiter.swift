@@ -6,8 +6,8 @@ import Metrics
 ///
 /// ``admit(_:from:)`` counts the attempt against the client's address and checks the
 /// account's back-off; it throws ``GatehouseError/rateLimited(retryAfter:)`` with the longest
-/// wait that applies. The caller reports the outcome with ``recordFailure(_:)`` or
-/// ``recordSuccess(_:)``.
+/// wait that applies. The caller reports the outcome with ``recordFailure(_:now:)``, or with
+/// ``success(_:now:)`` (a sign-in, whose session stores it) or ``recordSuccess(_:now:)``.
 package struct AttemptLimiter: Sendable {
     package let throttles: any ThrottleRepository
     package let policy: AbusePolicy
@@ -89,7 +89,17 @@ package struct AttemptLimiter: Sendable {
         }
     }
 
-    /// Clears the streak of the source that just signed in, and returns a new device token.
+    /// What a sign-in's success changes: a new device token, and the end of the source's
+    /// failure streak as a write for the session's transaction (``SignInWrite``).
+    package func success(_ attempt: Attempt, now: Date) -> (deviceToken: String, writes: [SignInWrite]) {
+        let token = keys.deviceToken(for: attempt.account, expires: now.addingTimeInterval(policy.deviceTokenLifetime))
+        guard attempt.hadStreak else { return (token, []) }
+        logger.info("Sign-in back-off cleared", metadata: ["account.ref": "\(attempt.account)"])
+        return (token, [.failureStreakCleared(key: attempt.streakKey)])
+    }
+
+    /// Clears the streak of a source that proved its password outside a sign-in (before a
+    /// sensitive change), at once; returns a new device token.
     package func recordSuccess(_ attempt: Attempt, now: Date) async throws -> String {
         if attempt.hadStreak, try await throttles.clear(attempt.streakKey) {
             logger.info("Sign-in back-off cleared", metadata: ["account.ref": "\(attempt.account)"])

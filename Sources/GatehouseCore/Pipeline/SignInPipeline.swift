@@ -158,9 +158,11 @@ public final class SignInPipeline: Sendable {
             )
             throw GatehouseError.emailNotVerified
         }
+        let success = limiter.success(attempt, now: now)
         return Admission(
-            user: user, deviceToken: try await limiter.recordSuccess(attempt, now: now), isNewUser: verified.isNewUser,
-            hasSecondFactor: verified.hasSecondFactor, flow: verified.flow, recoveryCodes: verified.recoveryCodes, method: verified.method, writes: verified.writes
+            user: user, deviceToken: success.deviceToken, isNewUser: verified.isNewUser,
+            hasSecondFactor: verified.hasSecondFactor, flow: verified.flow, recoveryCodes: verified.recoveryCodes, method: verified.method,
+            writes: verified.writes + success.writes
         )
     }
 
