@@ -28,12 +28,15 @@ struct Bench {
         if arguments.first == "passkey" { return try await PasskeyBench.run() }
         // `gatehouse-bench memory`: only the idle RSS of `serve --demo`, before and after logins.
         if arguments.first == "memory" { return try await IdleMemory.report() }
-        // `gatehouse-bench bound [seconds]`: libsodium's argon2id on every core at once, hashes/s.
-        if arguments.first == "bound" {
+        // `gatehouse-bench bound [seconds]`: libsodium's argon2id on every core at once, hashes/s;
+        // `bounds [seconds]`: every implementation that way, libsodium first.
+        if arguments.first == "bound" || arguments.first == "bounds" {
             let threads = ProcessInfo.processInfo.activeProcessorCount
-            for candidate in HashTiming.candidates {
-                let rate = LoginRounds.parallelBound(threads: threads, seconds: Double(arguments.dropFirst().first ?? "") ?? 3, candidate: candidate)
-                print(String(format: "bound, %@: %.1f hashes/s on %d threads", candidate.name, rate, threads))
+            let seconds = Double(arguments.dropFirst().first ?? "") ?? 3
+            let candidates = arguments.first == "bound" ? [HashTiming.candidates[0]] : HashTiming.candidates
+            for candidate in candidates {
+                let rate = LoginRounds.parallelBound(threads: threads, seconds: seconds, candidate: candidate)
+                print(String(format: "bound: %.1f hashes/s on %d threads (%@)", rate, threads, candidate.name))
             }
             return
         }

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The bound is measured, not derived: libsodium's argon2id at Gatehouse's cost on `cores`
 /// threads at once, hashes per second (two busy threads share caches and memory bandwidth, so
-/// it is lower than cores ÷ one thread's time; `gatehouse-bench bound` shows it is the fastest
+/// it is lower than cores ÷ one thread's time; `gatehouse-bench bounds` shows it is the fastest
 /// implementation here on every core). Each round signs in at 2, 8 and 16 connections, and at 8
 /// beside 8 connections reading `/api/me` as fast as they can, all driven by wrk
 /// (``WrkLoad``).
