@@ -65,10 +65,7 @@ import Testing
 
     @Test(arguments: Engine.available)
     func aPasswordSignInsOneReadSaysWhetherTheAccountHasAVerifiedFactor(engine: Engine) async throws {
-        try await RepositoryContractTests.withDatabase(engine) { repositories in
-            let repository = repositories[0]
-            let (ann, identities) = RepositoryContractTests.user("ann.mfa@example.com")
-            try await repository.createUser(ann, identities: identities, passwordHash: "hash")
+        try await RepositoryContractTests.withAccount(engine, "ann.mfa@example.com") { (repository: SQLRepository, ann: UserRecord) async throws in
             func read() async throws -> Bool? {
                 try await repository.passwordAccount(provider: .email, subject: "ann.mfa@example.com")?.hasSecondFactor
             }

@@ -53,6 +53,16 @@ import Testing
         for storage in opened { try await storage.close() }
     }
 
+    /// Runs `body` on one new database holding one account: `email` as its identity, "hash" as
+    /// its password hash.
+    static func withAccount(_ engine: Engine, _ email: String, _ body: (SQLRepository, UserRecord) async throws -> Void) async throws {
+        try await withDatabase(engine) { repositories in
+            let (user, identities) = Self.user(email)
+            try await repositories[0].createUser(user, identities: identities, passwordHash: "hash")
+            try await body(repositories[0], user)
+        }
+    }
+
     static func user(_ email: String) -> (UserRecord, [IdentityRecord]) {
         let user = UserRecord(email: email, name: PersonName(full: "Ann Example"), createdAt: now)
         return (user, [IdentityRecord(userID: user.id, provider: .email, subject: email, verifiedAt: now, createdAt: now)])
@@ -241,10 +251,7 @@ import Testing
 
     @Test(arguments: Engine.available)
     func aFailureStreakEndsWithTheSessionThatCommitsAndStaysWhenItDoesNot(engine: Engine) async throws {
-        try await Self.withDatabase(engine) { repositories in
-            let repository = repositories[0]
-            let (ann, identities) = Self.user("ann.streak@example.com")
-            try await repository.createUser(ann, identities: identities, passwordHash: "hash")
+        try await Self.withAccount(engine, "ann.streak@example.com") { repository, ann in
             _ = try await repository.hit("streak:a", window: 900, at: Self.now)
             _ = try await repository.hit("streak:b", window: 900, at: Self.now)
             func session(_ id: String) -> SessionRecord {
