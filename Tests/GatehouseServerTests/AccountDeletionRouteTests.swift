@@ -34,7 +34,7 @@ import Testing
             #expect(try await client.login(Fixture.email, Fixture.password).status == .unauthorized)
             let mail = try #require(try await fixture.mails(count: 1).last)
             #expect(mail.to == Fixture.email && mail.action == "account_deleted" && mail.subject == "Your Peated account was deleted")
-            let audit = try await fixture.storedText(["audit_events"])
+            let audit = try await fixture.storedAudit(containing: ["account.deleted"])
             #expect(audit.contains("account.deleted") && !audit.contains(Fixture.email), "audit rows stay, naming no address")
         }
     }
@@ -93,7 +93,7 @@ import Testing
             #expect(mail.action == "account_deletion_scheduled" && mail.subject.hasPrefix("Your Peated account will be deleted on "))
             #expect(mail.text.contains("To keep it, sign in before then."))
             #expect(try await client.login().status == .ok, "signing in within the grace period keeps the account")
-            let audit = try await fixture.storedText(["audit_events"])
+            let audit = try await fixture.storedAudit(containing: ["account.deletion_scheduled", "account.deletion_cancelled"])
             #expect(audit.contains("account.deletion_scheduled") && audit.contains("account.deletion_cancelled"))
 
             let signedIn = try await EmailCodeRouteTests.form(client, "/login", "email=user%40example.com&password=\(Fixture.password)")

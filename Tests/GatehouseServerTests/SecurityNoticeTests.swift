@@ -112,7 +112,7 @@ import Testing
             #expect(updated.status == .ok)
             let notice = try #require(try await fixture.mails(count: 1).first)
             #expect(notice.to == Fixture.email && notice.action == "password_changed_notification")
-            let audit = try await fixture.storedText(["audit_events"])
+            let audit = try await fixture.storedAudit(containing: ["admin.set_password", "admin.update"])
             #expect(audit.contains("admin.set_password") && audit.contains("admin.update"))
         }
     }
