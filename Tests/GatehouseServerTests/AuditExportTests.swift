@@ -84,12 +84,4 @@ import Testing
             #expect(exports.events == nil, "a send reported to the audit log would be exported again, for ever")
         }
     }
-
-    private func waitUntil(_ condition: () async throws -> Bool) async throws {
-        for _ in 0..<200 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("the condition never held")
-    }
 }

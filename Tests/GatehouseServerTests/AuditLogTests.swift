@@ -131,13 +131,12 @@ import Testing
             let running = Task { try await log.run() }
             defer { running.cancel() }
             log.record(.signedUp(userID: "first"), at: now, address: nil, device: nil)
-            let start = ContinuousClock.now
-            while writes.batches.isEmpty, ContinuousClock.now - start < .seconds(5) { try await Task.sleep(for: .milliseconds(2)) }
+            try await waitUntil { !writes.batches.isEmpty }
             #expect(writes.batches == [1], "a lone entry does not wait for company")
             for index in 0..<30 {
                 log.record(.emailVerified(userID: "u\(index)"), at: now, address: nil, device: nil)
             }
-            while writes.batches.count < 2, ContinuousClock.now - start < .seconds(5) { try await Task.sleep(for: .milliseconds(2)) }
+            try await waitUntil { writes.batches.count >= 2 }
             #expect(writes.batches == [1, 30], "the thirty recorded while the log rested went in one transaction")
             #expect(try await repositories[0].auditEntries(AuditQuery(limit: 100)).count == 31)
         }

@@ -7,7 +7,7 @@ import Metrics
 /// ``admit(_:from:)`` counts the attempt against the client's address and checks the
 /// account's back-off; it throws ``GatehouseError/rateLimited(retryAfter:)`` with the longest
 /// wait that applies. The caller reports the outcome with ``recordFailure(_:now:)``, or with
-/// ``success(_:now:)`` (a sign-in, whose session stores it) or ``recordSuccess(_:now:)``.
+/// ``success(_:now:)`` (a sign-in, whose session stores it) or ``recordSuccess(_:)``.
 package struct AttemptLimiter: Sendable {
     package let throttles: any ThrottleRepository
     package let policy: AbusePolicy
@@ -98,12 +98,11 @@ package struct AttemptLimiter: Sendable {
         return (token, [.failureStreakCleared(key: attempt.streakKey)])
     }
 
-    /// Clears the streak of a source that proved its password outside a sign-in (before a
-    /// sensitive change), at once; returns a new device token.
-    package func recordSuccess(_ attempt: Attempt, now: Date) async throws -> String {
+    /// Ends at once the failure streak of a source that proved its password outside a sign-in
+    /// (before a sensitive change), which opens no session to carry the write.
+    package func recordSuccess(_ attempt: Attempt) async throws {
         if attempt.hadStreak, try await throttles.clear(attempt.streakKey) {
             logger.info("Sign-in back-off cleared", metadata: ["account.ref": "\(attempt.account)"])
         }
-        return keys.deviceToken(for: attempt.account, expires: now.addingTimeInterval(policy.deviceTokenLifetime))
     }
 }

@@ -15,7 +15,7 @@ extension ServiceContext {
             report(.passwordChangeRefused(userID: user.id), client: client)
             throw GatehouseError.invalidCredentials
         }
-        _ = try await limiter.recordSuccess(attempt, now: now)
+        try await limiter.recordSuccess(attempt)
     }
 
     /// How recent a sign-in proves it is the person, without a password.

@@ -84,15 +84,15 @@ struct Fixture {
         return try await app.test(mode, test)
     }
 
-    /// The audit rows' text once every one of `types` is in it, or as it is after 5 s: the log
+    /// The audit rows' text once every one of `types` is in it (``waitUntil(_:)``): the log
     /// writes off the request path, and rests ``AuditLog/pause`` after each write.
     func storedAudit(containing types: [String]) async throws -> String {
-        let start = ContinuousClock.now
-        while true {
-            let text = try await storedText(["audit_events"])
-            if types.allSatisfy(text.contains) || ContinuousClock.now - start > .seconds(5) { return text }
-            try await Task.sleep(for: .milliseconds(20))
+        var text = ""
+        try await waitUntil {
+            text = try await storedText(["audit_events"])
+            return types.allSatisfy(text.contains)
         }
+        return text
     }
 
     /// Every text value stored in `tables`, joined: what an attacker with a copy of the
