@@ -7,9 +7,11 @@
 #
 # The suite runs on E2E_WORKERS pytest-xdist workers (3 by default, at most 4; 1 runs it
 # serially in one process), one file per worker at a time, so a file's tests keep their order
-# and share its fixtures. Each worker starts its own servers, browsers and providers on ports
-# of its own range (conftest.free_port), and the scale-out tests make a database of their own on
-# the one private PostgreSQL.
+# and share its fixtures; the longest files first (e2e/conftest.py's LONGEST_FIRST, in the order
+# collected: --no-loadscope-reorder, or xdist would order files by their number of tests). Each
+# worker starts its own servers, browsers and providers on ports of its own range
+# (conftest.free_port), and the scale-out tests make a database of their own on the one
+# private PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The scale-out tests need a private PostgreSQL; start one unless a caller already did.
@@ -25,7 +27,7 @@ export OIDC_MOCK_PYTHON
 export GATEHOUSE_BIN="${GATEHOUSE_BIN:-$PWD/.build/debug/gatehouse}" AXE_JS="$PWD/.build-e2e/axe.min.js"
 workers=${E2E_WORKERS:-3}
 parallel=()
-[ "$workers" -gt 1 ] && parallel=(-n "$workers" --dist loadfile)
+[ "$workers" -gt 1 ] && parallel=(-n "$workers" --dist loadfile --no-loadscope-reorder)
 # Without a test file among the arguments, the whole suite; with one (e2e/test_x.py), just that.
 for argument in "$@"; do
   case "$argument" in e2e/*) exec .venv/bin/pytest -q -p no:cacheprovider "${parallel[@]}" "$@" ;; esac
