@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "GatehouseClient", targets: ["GatehouseClient"]),
         .executable(name: "gatehouse", targets: ["gatehouse"]),
         .executable(name: "gatehouse-server", targets: ["gatehouse-server"]),
+        .executable(name: "gatehouse-hasher", targets: ["gatehouse-hasher"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
@@ -52,6 +53,10 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
+        // argon2id's helper processes (issue 41): the wire between a hashing thread and its
+        // helper, and libsodium's hash, with nothing else so the helper stays small.
+        .target(name: "GatehouseHashWorker", dependencies: ["CSodium"]),
+        .executableTarget(name: "gatehouse-hasher", dependencies: ["CSodium", "GatehouseHashWorker"]),
         .target(name: "GatehouseQRCode", dependencies: ["CQREncode", "GatehouseCore"]),
         .target(
             name: "CPhoneNumber",
@@ -67,6 +72,7 @@ let package = Package(
             dependencies: [
                 "CArgon2",
                 "CSodium",
+                "GatehouseHashWorker",
                 "GatehouseModel",
                 "LoginCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -313,6 +319,7 @@ let package = Package(
             name: "GatehouseServerTests",
             dependencies: [
                 "GatehouseCore",
+                "GatehouseHashWorker",
                 "GatehouseDelivery",
                 "GatehouseHTTP",
                 "GatehouseOIDC",

@@ -28,6 +28,9 @@ public struct AbuseOptions: ParsableArguments {
     @Option(help: "Password checks that may wait for a hashing thread before sign-ins get 503 (default 64).")
     var hashQueue: Int = HashingLimits().queueDepth
 
+    @Flag(help: "Hash passwords in gatehouse-hasher helper processes, one per hashing thread (faster logins, less room for other requests).")
+    var hashingHelpers = false
+
     public func validate() throws {
         guard addressLimit > 0, addressWindow > 0, backoffAfter > 0, accountFailuresPerHour > 0, hashQueue > 0, anonymousLimit > 0 else {
             throw ValidationError("limits must be positive numbers")
@@ -52,5 +55,6 @@ public struct AbuseOptions: ParsableArguments {
         configuration.abuse.accountFailuresPerHour = accountFailuresPerHour
         configuration.abuse.guestsPerAddressPerHour = anonymousLimit
         configuration.hashing.queueDepth = hashQueue
+        configuration.hashing.helperProcesses = hashingHelpers
     }
 }

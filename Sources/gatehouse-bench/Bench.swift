@@ -29,7 +29,7 @@ struct Bench {
         // `gatehouse-bench memory`: only the idle RSS of `serve --demo`, before and after logins.
         if arguments.first == "memory" { return try await IdleMemory.report() }
         // `gatehouse-bench bound [seconds]`: libsodium's argon2id on every core at once, hashes/s;
-        // `bounds [seconds]`: every implementation that way, libsodium first.
+        // `bounds [seconds]`: every implementation that way, libsodium first, then libsodium in helper processes.
         if arguments.first == "bound" || arguments.first == "bounds" {
             let threads = ProcessInfo.processInfo.activeProcessorCount
             let seconds = Double(arguments.dropFirst().first ?? "") ?? 3
@@ -38,6 +38,8 @@ struct Bench {
                 let rate = LoginRounds.parallelBound(threads: threads, seconds: seconds, candidate: candidate)
                 print(String(format: "bound: %.1f hashes/s on %d threads (%@)", rate, threads, candidate.name))
             }
+            let helpers = LoginRounds.parallelBound(threads: threads, seconds: seconds, inHelpers: true)
+            print(String(format: "bound: %.1f hashes/s in %d helper processes (libsodium, the server's way)", helpers, threads))
             return
         }
         // `gatehouse-bench logins [seconds] [rounds]`: only issue 41's login rounds.
@@ -118,6 +120,8 @@ struct Bench {
             if let niceness = ProcessInfo.processInfo.environment["BENCH_HASHING_NICENESS"].flatMap(Int32.init) {
                 $0.hashing.niceness = niceness
             }
+            // To compare hashing in helper processes (`serve --hashing-helpers`) with the threads.
+            $0.hashing.helperProcesses = ProcessInfo.processInfo.environment["BENCH_HASHING_HELPERS"] == "1"
             // One address sends every request of the load phases, and the latency phase fails on
             // purpose again and again: the limits count all of it (their writes are in every
             // figure) but never refuse.

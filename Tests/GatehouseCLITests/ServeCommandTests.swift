@@ -50,6 +50,7 @@ import FoundationNetworking
 
         let (data, http) = try await Self.demoLogin(at: demo.url)
         #expect(http.statusCode == 200)
+        #expect(Self.children(of: demo.process.processIdentifier, named: "gatehouse-hashe").isEmpty, "no hashing helpers by default")
         #expect(http.value(forHTTPHeaderField: "Cache-Control") == "no-store")
         let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect((body["user"] as? [String: Any])?["email"] as? String == "user@example.com")
@@ -57,6 +58,33 @@ import FoundationNetworking
         demo.process.terminate()
         demo.process.waitUntilExit()
         #expect(demo.process.terminationStatus == 0, "SIGTERM shuts the server down cleanly")
+    }
+
+    /// Issue 41: with `--hashing-helpers` a sign-in's hash runs in a `gatehouse-hasher` process
+    /// the server started, and the sign-in answers as without it.
+    @Test func hashingHelpersSignInThroughAHelperProcessOfTheServer() async throws {
+        let demo = try await Self.startDemo(in: try CLIProcess.temporaryDirectory(), arguments: ["--hashing-helpers"])
+        defer { if demo.process.isRunning { demo.process.terminate() } }
+        let (_, http) = try await Self.demoLogin(at: demo.url)
+        #expect(http.statusCode == 200)
+        // The demo account's hash at start and the sign-in's: one helper per hashing thread used.
+        let helpers = Self.children(of: demo.process.processIdentifier, named: "gatehouse-hashe")
+        #expect((1...ProcessInfo.processInfo.activeProcessorCount).contains(helpers.count), "\(helpers)")
+        demo.process.terminate()
+        demo.process.waitUntilExit()
+        #expect(demo.process.terminationStatus == 0)
+    }
+
+    /// The processes whose parent is `parent` and whose kernel name is `name` (15 bytes at most).
+    static func children(of parent: Int32, named name: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return stat[stat.index(after: open)..<close] == name && fields.count > 1 && Int32(fields[1]) == parent
+        }
     }
 
     @Test func seed004_demoWithUrbanNestsConfigSignsInByPhoneWithTheCodeFromTheOutbox() async throws {

@@ -20,6 +20,18 @@ public struct HashingLimits: Sendable, Hashable {
     /// to 0.54), while `/api/me`'s p99 during a login flood stayed near 4 ms (2.3 to 4 ms at
     /// nice 10). Nice 5 fell between on both. The hash queue's bound still refuses a flood.
     public var niceness: Int32 = 0
+    /// Whether each thread hands its libsodium hashes to a helper process of its own
+    /// (``HashWorker``), when the installation has one (`serve --hashing-helpers`).
+    ///
+    /// Off by default. Measured on two cores (`BENCH_HASHING_HELPERS=1 gatehouse-bench logins
+    /// 6 3` against the same without, issue 41's note): helpers lift logins at 2 connections
+    /// from 0.78–0.86× to 0.86–0.96× of libsodium's two-thread bound (three rounds each way), since the threads no
+    /// longer block on each other's memory-map lock; but the hashes then take the cores more
+    /// fully, and `/api/me`'s p99 during an 8-connection login flood rose from 1.9–4.0 ms to
+    /// 4.4–6.1 ms, over the 5 ms target. At nice 3 the p99 came back under 5 ms but logins
+    /// beside a saturating `/api/me` load fell to 0.40–0.44× their rate alone. Turn them on
+    /// where logins/s matter more than reads' tail latency.
+    public var helperProcesses = false
 
     public init() {}
 
@@ -51,6 +63,7 @@ package final class HashingPool: @unchecked Sendable {
                 // threads carry the name of whichever thread started them.
                 gatehouse_name_thread(name)
                 #endif
+                if limits.helperProcesses { HashWorker.attach() }
                 self.work()
             }
             thread.name = name
@@ -107,9 +120,10 @@ package final class HashingPool: @unchecked Sendable {
         while true {
             condition.lock()
             while head == jobs.count {
-                // Idle past the scratch's release time: give libargon2's memory back.
+                // Idle past the scratch's release time: give libargon2's memory and the helper back.
                 if !condition.wait(until: Date(timeIntervalSinceNow: Argon2Scratch.idleSeconds)) {
                     Argon2Scratch.existing?.releaseIfIdle()
+                    HashWorker.existing?.stopIfIdle()
                 }
             }
             let job = jobs[head]

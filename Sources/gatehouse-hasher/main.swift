@@ -1,0 +1,24 @@
+import CSodium
+import GatehouseHashWorker
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// A hashing helper (issue 41): the server's hashing threads each start one and hand it their
+// argon2id hashes over a socket on its standard input, so each hash maps and unmaps its 19 MiB
+// in a process of its own instead of contending for the server's memory-map lock. It reads
+// requests until the socket closes, and dies with the thread that started it.
+#if os(Linux)
+gatehouse_hasher_detach()
+#endif
+while var request = HashRequest.read(from: 0) {
+    let hash = SodiumArgon2id.handles(
+        saltCount: request.salt.count, iterations: request.iterations, memoryKiB: request.memoryKiB, length: Int(request.length)
+    ) ? SodiumArgon2id.hash(
+        request.password, salt: request.salt, iterations: request.iterations, memoryKiB: request.memoryKiB,
+        length: Int(request.length)
+    ) : nil
+    request.password.withUnsafeMutableBytes { sodium_memzero($0.baseAddress, $0.count) }
+    guard Descriptor.write(0, HashReply.encoded(hash)) else { break }
+}
+exit(0)
