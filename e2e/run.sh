@@ -18,11 +18,9 @@ cd "$(dirname "$0")/.."
 if [ -z "${GATEHOUSE_TEST_POSTGRES_URL:-}" ]; then exec ./scripts/with-postgres.sh "$0" "$@"; fi
 ./e2e/prepare.sh
 # scripts/test.sh built everything already (E2E_PREBUILT=1); run alone, build what the suite runs.
-# The servers hash in gatehouse-hasher processes found beside them.
 if [ -z "${E2E_PREBUILT:-}" ] || [ ! -x .build/debug/gatehouse ] || [ ! -x .build/debug/gatehouse-server ]; then
   swift build --product gatehouse
   swift build --product gatehouse-server
-  swift build --product gatehouse-hasher
 fi
 OIDC_MOCK_PYTHON=$(./scripts/oidc-provider.sh)
 export OIDC_MOCK_PYTHON

@@ -36,7 +36,7 @@ else
   fi
   flags+=(-Xlinker --strip-all -Xlinker "--section-ordering-file=$PWD/$order")
 fi
-# The servers and the benchmark hash in gatehouse-hasher processes found beside them.
+# `serve --hashing-helpers` and the benchmark's second bound run gatehouse-hasher, found beside them.
 for product in "$@" gatehouse-hasher; do
   swift build "${flags[@]}" --product "$product"
 done

@@ -39,7 +39,7 @@ struct Bench {
                 print(String(format: "bound: %.1f hashes/s on %d threads (%@)", rate, threads, candidate.name))
             }
             let helpers = LoginRounds.parallelBound(threads: threads, seconds: seconds, inHelpers: true)
-            print(String(format: "bound: %.1f hashes/s in %d helper processes (libsodium, the server's way)", helpers, threads))
+            print(String(format: "bound: %.1f hashes/s in %d helper processes (libsodium, `--hashing-helpers`' way)", helpers, threads))
             return
         }
         // `gatehouse-bench logins [seconds] [rounds]`: only issue 41's login rounds.

@@ -14,9 +14,9 @@ import Synchronization
 /// This machine is noisy: the same hash runs 10 to 20 % faster or slower from one minute to
 /// the next. So the bound is measured for a few seconds right before each login phase and once
 /// after the last, and each phase is compared with the mean of the bounds either side of it;
-/// every round is printed, and the figures are the medians. The server hashes in helper
-/// processes (``HashWorker``), which contend for no memory-map lock, so each phase is also
-/// compared with libsodium in `cores` helper processes at once: the fastest argon2id here.
+/// every round is printed, and the figures are the medians. Each phase is also compared with
+/// libsodium in `cores` helper processes at once (``HashWorker``, `serve --hashing-helpers`),
+/// which contend for no memory-map lock: the fastest argon2id here.
 enum LoginRounds {
     static let connections = [2, 8, 16]
 

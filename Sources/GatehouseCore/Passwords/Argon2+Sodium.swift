@@ -21,11 +21,10 @@ extension Argon2 {
 
         /// The hash, in this thread's helper process if it has one, else here.
         package static func hash(_ password: [UInt8], salt: [UInt8], parameters: Argon2Parameters, length: Int) throws -> [UInt8] {
-            let request = HashRequest(
+            if let worker = HashWorker.existing, let answer = worker.hash(HashRequest(
                 password: password, salt: salt, iterations: parameters.iterations, memoryKiB: parameters.memoryKiB,
                 length: UInt32(length)
-            )
-            if let worker = HashWorker.existing, let answer = worker.hash(request) {
+            )) {
                 guard let hash = answer else { throw Argon2Error(code: ARGON2_MEMORY_ALLOCATION_ERROR.rawValue) }
                 return hash
             }

@@ -67,8 +67,7 @@ package final class HashWorker {
         defer { bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         guard Descriptor.write(socket, bytes), let answer = HashReply.read(from: socket, length: Int(request.length)) else {
             Self.logger.warning("hashing helper stopped answering; hashing on the thread", metadata: ["pid": "\(process)"])
-            stop()
-            retryAt = .now
+            stop()  // the next hash starts a new one
             return nil
         }
         return answer
