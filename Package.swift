@@ -55,7 +55,10 @@ let package = Package(
         ),
         // argon2id's helper processes (issue 41): the wire between a hashing thread and its
         // helper, and libsodium's hash, with nothing else so the helper stays small.
-        .target(name: "GatehouseHashWorker", dependencies: ["CSodium"]),
+        .target(name: "GatehouseHashWorker", dependencies: ["CSodium", "CSodiumMemory"]),
+        // Memory lent to libsodium's argon2id (its `mmap` and `munmap`, interposed on Linux),
+        // so a hashing thread reuses its 19 MiB instead of faulting in fresh pages every hash.
+        .target(name: "CSodiumMemory", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(name: "gatehouse-hasher", dependencies: ["CSodium", "GatehouseHashWorker"]),
         .target(name: "GatehouseQRCode", dependencies: ["CQREncode", "GatehouseCore"]),
         .target(
@@ -320,6 +323,7 @@ let package = Package(
             dependencies: [
                 "GatehouseCore",
                 "GatehouseHashWorker",
+                "CSodiumMemory",
                 "GatehouseDelivery",
                 "GatehouseHTTP",
                 "GatehouseOIDC",

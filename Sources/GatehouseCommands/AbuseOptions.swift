@@ -28,7 +28,7 @@ public struct AbuseOptions: ParsableArguments {
     @Option(help: "Password checks that may wait for a hashing thread before sign-ins get 503 (default 64).")
     var hashQueue: Int = HashingLimits().queueDepth
 
-    @Flag(help: "Hash passwords in gatehouse-hasher helper processes, one per hashing thread (faster logins, less room for other requests).")
+    @Flag(help: "Hash passwords in gatehouse-hasher helper processes, one per hashing thread (about as fast as the threads since hashes reuse their memory).")
     var hashingHelpers = false
 
     public func validate() throws {

@@ -28,8 +28,9 @@ struct Bench {
         if arguments.first == "passkey" { return try await PasskeyBench.run() }
         // `gatehouse-bench memory`: only the idle RSS of `serve --demo`, before and after logins.
         if arguments.first == "memory" { return try await IdleMemory.report() }
-        // `gatehouse-bench bound [seconds]`: libsodium's argon2id on every core at once, hashes/s;
-        // `bounds [seconds]`: every implementation that way, libsodium first, then libsodium in helper processes.
+        // `gatehouse-bench bound [seconds]`: libsodium's argon2id (in reused memory, as the server
+        // hashes) on every core at once, hashes/s; `bounds [seconds]`: every implementation that
+        // way (libsodium as shipped too), then libsodium in helper processes.
         if arguments.first == "bound" || arguments.first == "bounds" {
             let threads = ProcessInfo.processInfo.activeProcessorCount
             let seconds = Double(arguments.dropFirst().first ?? "") ?? 3

@@ -1,5 +1,6 @@
 @testable import GatehouseCore
 import Foundation
+import GatehouseHashWorker
 import Testing
 
 /// argon2id with OWASP's minimum cost: libsodium for what Gatehouse writes, libargon2 (with

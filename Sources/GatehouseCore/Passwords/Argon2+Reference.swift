@@ -1,4 +1,5 @@
 import CArgon2
+import GatehouseHashWorker
 
 extension Argon2 {
     /// argon2id through libargon2's context API, for the hashes libsodium cannot compute (more

@@ -1,5 +1,6 @@
 import CArgon2
 import Foundation
+import GatehouseHashWorker
 import Metrics
 #if canImport(Glibc)
 import Glibc
@@ -23,14 +24,12 @@ public struct HashingLimits: Sendable, Hashable {
     /// Whether each thread hands its libsodium hashes to a helper process of its own
     /// (``HashWorker``), when the installation has one (`serve --hashing-helpers`).
     ///
-    /// Off by default. Measured on two cores (`BENCH_HASHING_HELPERS=1 gatehouse-bench logins
-    /// 6 3` against the same without, issue 41's note): helpers lift logins at 2 connections
-    /// from 0.78–0.86× to 0.86–0.96× of libsodium's two-thread bound (three rounds each way), since the threads no
-    /// longer block on each other's memory-map lock; but the hashes then take the cores more
-    /// fully, and `/api/me`'s p99 during an 8-connection login flood rose from 1.9–4.0 ms to
-    /// 4.4–6.1 ms, over the 5 ms target. At nice 3 the p99 came back under 5 ms but logins
-    /// beside a saturating `/api/me` load fell to 0.40–0.44× their rate alone. Turn them on
-    /// where logins/s matter more than reads' tail latency.
+    /// Off by default. Built when libsodium still mapped fresh memory for every hash, so that
+    /// threads would not block on each other's memory-map lock (issue 41): it lifted logins at
+    /// 2 connections by about a tenth but raised `/api/me`'s p99 in a login flood past 5 ms.
+    /// Since a hash reuses its thread's memory (``Argon2Scratch``, lent to libsodium), nothing
+    /// maps memory per hash, and threads and helpers hash at about the same rate
+    /// (`gatehouse-bench bounds`).
     public var helperProcesses = false
 
     public init() {}
@@ -63,6 +62,7 @@ package final class HashingPool: @unchecked Sendable {
                 // threads carry the name of whichever thread started them.
                 gatehouse_name_thread(name)
                 #endif
+                _ = Argon2Scratch.current  // the memory its hashes reuse, mapped on the first
                 if limits.helperProcesses { HashWorker.attach() }
                 self.work()
             }
@@ -120,7 +120,7 @@ package final class HashingPool: @unchecked Sendable {
         while true {
             condition.lock()
             while head == jobs.count {
-                // Idle past the scratch's release time: give libargon2's memory and the helper back.
+                // Idle past the scratch's release time: give the argon2 memory and the helper back.
                 if !condition.wait(until: Date(timeIntervalSinceNow: Argon2Scratch.idleSeconds)) {
                     Argon2Scratch.existing?.releaseIfIdle()
                     HashWorker.existing?.stopIfIdle()
