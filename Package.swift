@@ -53,8 +53,9 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
-        // argon2id's helper processes (issue 41): the wire between a hashing thread and its
-        // helper, and libsodium's hash, with nothing else so the helper stays small.
+        // argon2id's memory and helper processes (issue 41): a thread's reused memory, libsodium's
+        // hash in it, and the wire between a hashing thread and its helper, with nothing else so
+        // the helper stays small.
         .target(name: "GatehouseHashWorker", dependencies: ["CSodium", "CSodiumMemory"]),
         // Memory lent to libsodium's argon2id (its `mmap` and `munmap`, interposed on Linux),
         // so a hashing thread reuses its 19 MiB instead of faulting in fresh pages every hash.

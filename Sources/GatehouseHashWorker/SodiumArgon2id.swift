@@ -20,10 +20,9 @@ public enum SodiumArgon2id {
         guard ready, salt.count == Int(crypto_pwhash_argon2id_SALTBYTES), length >= Int(crypto_pwhash_argon2id_BYTES_MIN)
         else { return nil }
         let bytes = Int(memoryKiB) * 1024
-        if lends, let scratch, let base = scratch.borrow(bytes) {
-            gatehouse_memory_lend(base, bytes)
-        }
-        defer { gatehouse_memory_end_loan() }
+        let lent = lends ? scratch?.borrow(bytes) : nil
+        if let lent { gatehouse_memory_lend(lent, bytes) }
+        defer { if lent != nil { gatehouse_memory_end_loan() } }
         var out = [UInt8](repeating: 0, count: length)
         let input = password.isEmpty ? [0] : password  // a pointer even for no bytes
         let status = out.withUnsafeMutableBufferPointer { out in

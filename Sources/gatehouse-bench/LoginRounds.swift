@@ -8,9 +8,9 @@ import Synchronization
 /// threads at once, each in its reused memory as the server hashes, hashes per second (two busy
 /// threads share caches and memory bandwidth, so it is lower than cores ÷ one thread's time;
 /// `gatehouse-bench bounds` shows it is the fastest implementation here on every core, about
-/// 1.8 times libsodium as shipped, which maps fresh memory for every hash). Each round signs in at 2, 8 and 16 connections, and at 8
-/// beside 8 connections reading `/api/me` as fast as they can, all driven by wrk
-/// (``WrkLoad``).
+/// 1.8 times libsodium as shipped, which maps fresh memory for every hash). Each round signs in
+/// at 2, 8 and 16 connections, and at 8 beside 8 connections reading `/api/me` as fast as they
+/// can, all driven by wrk (``WrkLoad``).
 ///
 /// This machine is noisy: the same hash runs 10 to 20 % faster or slower from one minute to
 /// the next. So the bound is measured for a few seconds right before each login phase and once

@@ -93,12 +93,10 @@ import Glibc
 
     /// Runs `body` on a new thread with a hashing worker, as a hashing pool's thread has.
     private func onHashingThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                HashWorker.attach()
-                continuation.resume(with: Result { try body() })
-                HashWorker.existing?.stopIfIdle(after: .zero)
-            }.start()
+        try await onNewThread {
+            HashWorker.attach()
+            defer { HashWorker.existing?.stopIfIdle(after: .zero) }
+            return try body()
         }
     }
 }

@@ -100,10 +100,4 @@ import Testing
         #expect(name.hasPrefix("argon2id-"), "\(name)")
     }
     #endif
-
-    private func onNewThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
 }

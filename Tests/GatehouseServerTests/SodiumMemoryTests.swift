@@ -121,11 +121,5 @@ import Testing
         try body()
         return faults() - before
     }
-
-    private func onNewThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
 }
 #endif
