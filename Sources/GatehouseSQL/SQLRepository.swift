@@ -18,6 +18,9 @@ public struct SQLRepository: StorageAffinity {
     public let liveness: LiveSessionCache
     /// The connection's own thread, when every statement runs on one (SQLite).
     let connectionThread: (any TaskExecutor)?
+    /// The same database for migrations and housekeeping, which may take long, when it differs
+    /// from ``database`` (PostgreSQL's has no statement deadline).
+    package let patientDatabase: (any SQLDatabase)?
 
     /// Creates a repository.
     /// - Parameters:
@@ -26,8 +29,14 @@ public struct SQLRepository: StorageAffinity {
     ///   - liveness: the live-session cache; by default one that serves at once (SQLite,
     ///     where this process makes every change that matters but the CLI's, which
     ///     ``SessionChangeFeed`` brings in), or for PostgreSQL one that waits for the feed.
-    public init(database: any SQLDatabase, sharedConnection: Bool = true, liveness: LiveSessionCache? = nil) {
+    ///   - patientDatabase: the same database for migrations and housekeeping, when they need
+    ///     other limits.
+    public init(
+        database: any SQLDatabase, sharedConnection: Bool = true, liveness: LiveSessionCache? = nil,
+        patientDatabase: (any SQLDatabase)? = nil
+    ) {
         self.database = database
+        self.patientDatabase = patientDatabase
         gate = sharedConnection ? WriteGate() : nil
         connectionThread = (database as? SQLiteThreadDatabase)?.executor
         self.liveness = liveness ?? (
@@ -37,7 +46,8 @@ public struct SQLRepository: StorageAffinity {
 
     /// Creates or upgrades the schema; safe to run on every start.
     public func migrate() async throws {
-        try await SchemaMigrations(repository: self).run()
+        let repository = patientDatabase.map { SQLRepository(database: $0, sharedConnection: gate != nil, liveness: liveness) } ?? self
+        try await SchemaMigrations(repository: repository).run()
     }
 
     /// Fails with ``RepositoryError/schemaOutOfDate`` unless every migration has been applied.

@@ -30,7 +30,7 @@ public struct Storage: Service {
         case .postgres(let url):
             let configuration = try SQLPostgresConfiguration(url: url)
             let pools = PostgresPools(configuration: configuration, logger: logger)
-            let repository = SQLRepository(database: pools.sql, sharedConnection: false)
+            let repository = SQLRepository(database: pools.sql, sharedConnection: false, patientDatabase: pools.patientSQL)
             let feed = SessionChangeFeed(repository: repository, postgres: configuration.coreConfiguration, logger: logger)
             return Storage(repository: repository, location: location, changeFeed: feed) { try await pools.shutdown() }
         }
@@ -56,32 +56,11 @@ public struct Storage: Service {
     /// Runs one statement that takes no input, for operators' and tests' housekeeping
     /// (`CREATE DATABASE`, `VACUUM`); never for anything built from request data.
     public func execute(_ statement: String) async throws {
-        try await repository.database.raw(SQLQueryString(statement)).run()
+        try await (repository.patientDatabase ?? repository.database).raw(SQLQueryString(statement)).run()
     }
 
     public func run() async throws {
         try? await gracefulShutdown()
         try await close()
-    }
-}
-
-/// PostgresKit's connection pools, a few connections per event loop.
-///
-/// `EventLoopGroupConnectionPool` is safe to use from any thread (each event loop's pool is
-/// confined to its loop and every call hops there) but is not marked `Sendable`; this box says so.
-package final class PostgresPools: @unchecked Sendable {
-    private let pools: EventLoopGroupConnectionPool<PostgresConnectionSource>
-    package let sql: any SQLDatabase
-
-    package init(configuration: SQLPostgresConfiguration, logger: Logger) {
-        pools = EventLoopGroupConnectionPool(
-            source: PostgresConnectionSource(sqlConfiguration: configuration),
-            maxConnectionsPerEventLoop: 4, logger: logger, on: MultiThreadedEventLoopGroup.singleton
-        )
-        sql = PostgresSessionDatabase(pool: pools.database(logger: logger), queryLogLevel: .trace)
-    }
-
-    package func shutdown() async throws {
-        try await pools.shutdownAsync()
     }
 }

@@ -31,3 +31,14 @@ extension SQLiteError: StorageFailure {
         }
     }
 }
+
+extension ConnectionPoolTimeoutError: StorageFailure {
+    /// Every pooled connection stayed busy, or none could be opened, for as long as a request
+    /// may wait (``PostgresDeadlines/connectionWait``).
+    public var meansUnavailable: Bool { true }
+}
+
+extension ConnectionPoolError: StorageFailure {
+    /// The pool is shutting down with the server.
+    public var meansUnavailable: Bool { true }
+}
