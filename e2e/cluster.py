@@ -113,10 +113,18 @@ class Cluster:
     def close(self):
         self.nginx.terminate()
         self.nginx.wait(timeout=10)
+        stuck = []
         for instance in self.instances:
             if instance.process.poll() is None:
                 instance.process.terminate()
-                instance.process.wait(timeout=10)
+                try:
+                    instance.process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    instance.process.kill()
+                    instance.process.wait(timeout=10)
+                    tail = pathlib.Path(instance.log).read_text().splitlines()[-15:]
+                    stuck.append(f"instance {instance.port} did not stop within 10 s of SIGTERM; its log ends:\n" + "\n".join(tail))
+        assert not stuck, "\n".join(stuck)
 
 
 class Instance:
