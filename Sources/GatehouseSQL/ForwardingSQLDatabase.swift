@@ -4,8 +4,9 @@ import SQLKit
 
 /// An SQLKit database that runs statements through another and changes only its sessions.
 ///
-/// ``SQLiteThreadDatabase`` and ``PostgresSessionDatabase`` differ from the engine's own
-/// database in ``SQLDatabase/withSession(_:)`` alone; everything else is forwarded here.
+/// ``SQLiteThreadDatabase`` differs from the engine's own database in
+/// ``SQLDatabase/withSession(_:)`` alone; ``PostgresSessionDatabase`` in its statements too
+/// (both `execute`s, each of which must then be its own). Everything else is forwarded here.
 protocol ForwardingSQLDatabase: SQLDatabase {
     /// The engine's own database, which runs every statement.
     var plain: any SQLDatabase { get }

@@ -47,10 +47,6 @@ struct OpenConnection: SQLDatabase, @unchecked Sendable {
         }
     }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await execute(sql: query, onRow).get()
-    }
-
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await closure(self)
     }

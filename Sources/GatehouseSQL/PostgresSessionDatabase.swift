@@ -31,24 +31,24 @@ struct PostgresSessionDatabase: ForwardingSQLDatabase, @unchecked Sendable {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        let level = plain.queryLogLevel, deadline = deadline
-        return pool.withConnection { connection in
-            OpenConnection(connection: connection, queryLogLevel: level, deadline: deadline).execute(sql: query, onRow)
-        }
+        pool.withConnection { open($0).execute(sql: query, onRow) }
     }
 
+    /// Shadows ``ForwardingSQLDatabase``'s, which would send the statement past the checks.
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try await execute(sql: query, onRow).get()
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let level = plain.queryLogLevel, deadline = deadline
         // The result crosses from the connection's event loop back to the caller, as in PostgresKit.
-        return try await pool.withConnection { connection in
-            connection.eventLoop.makeFutureWithTask {
-                SessionResult(value: try await closure(OpenConnection(connection: connection, queryLogLevel: level, deadline: deadline)))
-            }
+        try await pool.withConnection { connection in
+            connection.eventLoop.makeFutureWithTask { SessionResult(value: try await closure(open(connection))) }
         }.get().value
+    }
+
+    /// A leased connection with this database's log level and deadline.
+    private func open(_ connection: PostgresConnection) -> OpenConnection {
+        OpenConnection(connection: connection, queryLogLevel: plain.queryLogLevel, deadline: deadline)
     }
 }
 

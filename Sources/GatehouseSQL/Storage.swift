@@ -1,7 +1,6 @@
 import Foundation
 import GatehouseCore
 import Logging
-import NIOPosix
 import PostgresKit
 import SQLKit
 import ServiceLifecycle
