@@ -4,9 +4,9 @@ import SQLKit
 
 /// An SQLKit database that runs statements through another and changes only its sessions.
 ///
-/// ``SQLiteThreadDatabase`` differs from the engine's own database in
-/// ``SQLDatabase/withSession(_:)`` alone; ``PostgresSessionDatabase`` in its statements too
-/// (both `execute`s, each of which must then be its own). Everything else is forwarded here.
+/// ``PostgresSessionDatabase`` differs from PostgresKit's database in its sessions and its
+/// statements (both `execute`s, each of which must then be its own). Everything else is
+/// forwarded here.
 protocol ForwardingSQLDatabase: SQLDatabase {
     /// The engine's own database, which runs every statement.
     var plain: any SQLDatabase { get }

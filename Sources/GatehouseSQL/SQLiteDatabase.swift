@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// timeout sleeps in place) then holds up only its own connection, never the one it waits for.
 /// As a `Service` it closes the connection when the application shuts down.
 public final class SQLiteDatabase: Service, Sendable {
-    package let connection: SQLiteConnection
+    let handle: SQLiteHandle
     /// The connection's own thread.
     package let thread: NIOThreadPool
     /// The SQLKit view of the connection.
@@ -20,7 +20,6 @@ public final class SQLiteDatabase: Service, Sendable {
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
     public init(path: String, logger: Logger) async throws {
-        let storage: SQLiteConnection.Storage = path == ":memory:" ? .memory : .file(path: path)
         if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
             // Password hashes live here: owner-only, and SQLite gives -wal and -shm the same mode.
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
@@ -28,21 +27,21 @@ public final class SQLiteDatabase: Service, Sendable {
         thread = NIOThreadPool(numberOfThreads: 1)
         thread.start()
         do {
-            connection = try await SQLiteConnection.open(
-                storage: storage, threadPool: thread, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()
-            )
+            handle = try await thread.runIfActive { try SQLiteHandle(path: path) }
         } catch {
             try? await thread.shutdownGracefully()
             throw error
         }
-        sql = SQLiteThreadDatabase(plain: connection.sql(), executor: SQLiteThreadExecutor(thread: thread))
+        sql = SQLiteThreadDatabase(
+            handle: handle, executor: SQLiteThreadExecutor(thread: thread), logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any()
+        )
         do {
             for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {
                 try await sql.raw(SQLQueryString(pragma)).run()
             }
         } catch {
             // A file that is not a database fails here: closed, so the connection never outlives it.
-            try? await connection.close()
+            try? await thread.runIfActive { [handle] in handle.close() }
             try? await thread.shutdownGracefully()
             throw error
         }
@@ -50,7 +49,7 @@ public final class SQLiteDatabase: Service, Sendable {
 
     /// Closes the connection and stops its thread.
     public func close() async throws {
-        try await connection.close()
+        try await thread.runIfActive { [handle] in handle.close() }
         try await thread.shutdownGracefully()
     }
 

@@ -1,20 +1,44 @@
+import Logging
+import NIOCore
 import NIOPosix
 import SQLKit
+import SQLiteKit
 
-/// The SQLite connection as SQLKit's database, whose sessions run on the connection's own thread.
+/// The SQLite connection as SQLKit's database: every statement runs on the connection's own
+/// thread, where it is called if the caller is there already.
 ///
-/// Every SQLite statement runs on the connection's thread. A statement called from anywhere
-/// else costs two thread hops: the caller's task waits while the thread runs the statement, then
-/// is woken on another thread. A transaction of five statements cost ten hops, and each is a
-/// context switch. ``withSession(_:)`` runs its whole closure with the connection's thread as
-/// its task executor, so the statements inside follow one another on that thread, and the
-/// session costs two hops however many statements it runs.
-struct SQLiteThreadDatabase: ForwardingSQLDatabase {
-    let plain: any SQLDatabase
+/// A statement called from anywhere else costs two thread hops: the caller's task waits while
+/// the thread runs the statement, then is woken on another thread. ``withSession(_:)`` runs
+/// its whole closure with the connection's thread as its task executor, so the statements
+/// inside run one after another right there: a transaction of five statements costs two hops
+/// in all, and none of its statements waits for another thread (``SQLiteHandle``).
+struct SQLiteThreadDatabase: SQLDatabase {
+    let handle: SQLiteHandle
     let executor: SQLiteThreadExecutor
+    let logger: Logger
+    let eventLoop: any EventLoop
+    let encoder = SQLiteDataEncoder()
+    let decoder = SQLiteDataDecoder()
+
+    var version: (any SQLDatabaseReportedVersion)? { nil }
+    var dialect: any SQLDialect { SQLiteDialect() }
+    var queryLogLevel: Logger.Level? { .debug }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        eventLoop.makeFutureWithTask { try await execute(sql: query, onRow) }
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        let (sql, rawBinds) = serialize(query)
+        // The text only: binds carry password hashes, codes and tokens.
+        logger.debug("Executing query", metadata: ["sql": .string(sql)])
+        let binds = try rawBinds.map { try encoder.encode($0) }
+        if handle.isCurrent { return try handle.run(sql, binds, decoder: decoder, onRow) }
+        try await executor.run { try handle.run(sql, binds, decoder: decoder, onRow) }
+    }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await withTaskExecutorPreference(executor) { try await closure(plain) }
+        try await withTaskExecutorPreference(executor) { try await closure(self) }
     }
 }
 
@@ -32,5 +56,10 @@ final class SQLiteThreadExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         thread.submit { _ in job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// Runs `work` on the thread and waits for it.
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await thread.runIfActive(work)
     }
 }

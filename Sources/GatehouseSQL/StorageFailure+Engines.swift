@@ -1,6 +1,5 @@
 import GatehouseCore
 import PostgresKit
-import SQLiteKit
 
 extension PSQLError: StorageFailure {
     /// The connection failed or closed, or the server refused for a reason of its own state:
@@ -15,19 +14,6 @@ extension PSQLError: StorageFailure {
             return state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P")
         default:
             return false
-        }
-    }
-}
-
-extension SQLiteError: StorageFailure {
-    /// The disk is full or failing, or the file is held past the busy timeout.
-    public var meansUnavailable: Bool {
-        switch reason {
-        case .full, .ioError, .ioErrorFailedWrite, .ioErrorFailedSync, .ioErrorFailedDirSync, .ioErrorFailedRead, .ioErrorIncompleteRead,
-             .busy, .busyTimeout, .busyInRecovery, .locked, .cantOpen:
-            true
-        default:
-            false
         }
     }
 }
