@@ -41,8 +41,7 @@ public final class SQLiteDatabase: Service, Sendable {
             }
         } catch {
             // A file that is not a database fails here: closed, so the connection never outlives it.
-            try? await thread.runIfActive { [handle] in handle.close() }
-            try? await thread.shutdownGracefully()
+            try? await close()
             throw error
         }
     }

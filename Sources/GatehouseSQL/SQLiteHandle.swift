@@ -69,8 +69,8 @@ final class SQLiteHandle: @unchecked Sendable {
         for (index, value) in binds.enumerated() {
             try check(bind(value, at: Int32(index + 1), of: statement), on: raw)
         }
-        // Read after each step, not kept: SQLite compiles a kept statement again when the schema
-        // changed, and `SELECT *` then names other columns.
+        // Read at each run's first row, not kept with the statement: SQLite compiles a kept
+        // statement again when the schema changed, and `SELECT *` then names other columns.
         var columns: [String]?
         while true {
             let stepped = sqlite_nio_sqlite3_step(statement)

@@ -30,11 +30,13 @@ struct SQLiteThreadDatabase: SQLDatabase {
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let (sql, rawBinds) = serialize(query)
-        // The text only: binds carry password hashes, codes and tokens.
-        logger.debug("Executing query", metadata: ["sql": .string(sql)])
+        if let queryLogLevel {
+            // The text only: binds carry password hashes, codes and tokens.
+            logger.log(level: queryLogLevel, "Executing query", metadata: ["sql": .string(sql)])
+        }
         let binds = try rawBinds.map { try encoder.encode($0) }
         if handle.isCurrent { return try handle.run(sql, binds, decoder: decoder, onRow) }
-        try await executor.run { try handle.run(sql, binds, decoder: decoder, onRow) }
+        try await executor.thread.runIfActive { try handle.run(sql, binds, decoder: decoder, onRow) }
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
@@ -56,10 +58,5 @@ final class SQLiteThreadExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         thread.submit { _ in job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-
-    /// Runs `work` on the thread and waits for it.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await thread.runIfActive(work)
     }
 }
