@@ -59,6 +59,8 @@ let package = Package(
         .target(name: "GatehouseHashWorker", dependencies: ["CSodium", "CSodiumMemory"]),
         // Memory lent to libsodium's argon2id (its `mmap` and `munmap`, interposed on Linux),
         // so a hashing thread reuses its 19 MiB instead of faulting in fresh pages every hash.
+        // SQLiteNIO's SQLite configured where Swift cannot reach (a variadic call).
+        .target(name: "CSQLiteSettings", dependencies: [.product(name: "SQLiteKit", package: "sqlite-kit")]),
         .target(name: "CSodiumMemory", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(name: "gatehouse-hasher", dependencies: ["CSodium", "GatehouseHashWorker"]),
         .target(name: "GatehouseQRCode", dependencies: ["CQREncode", "GatehouseCore"]),
@@ -96,6 +98,7 @@ let package = Package(
         .target(
             name: "GatehouseSQL",
             dependencies: [
+                "CSQLiteSettings",
                 "GatehouseCore",
                 "GatehouseModel",
                 .product(name: "SQLKit", package: "sql-kit"),

@@ -46,6 +46,11 @@ public final class SQLiteDatabase: Service, Sendable {
         }
     }
 
+    /// The kept statements SQLite compiled again, by text (``SQLiteHandle/recompilations``).
+    package func recompilations() async throws -> [String: Int] {
+        try await thread.runIfActive { [handle] in handle.recompilations }
+    }
+
     /// Closes the connection and stops its thread.
     public func close() async throws {
         try await thread.runIfActive { [handle] in handle.close() }

@@ -28,6 +28,19 @@ import Testing
         #expect(EmailAddress.normalized("Straße@Example.de") == "strasse@example.de", "full case folding")
     }
 
+    @Test func F7_plainASCIIAddressesNormaliseAsTheUnicodePassesDo() {
+        // The ASCII shortcut against the full passes, for every ASCII character at the start,
+        // inside and at the end of an address.
+        for byte in UInt8(0)..<0x80 {
+            let c = String(UnicodeScalar(byte))
+            for raw in ["\(c)User@Example.COM", "us\(c)er@example.com", "user@EXAMPLE.com\(c)", "\(c)\(c)", c, " \t\(c)A\n"] {
+                #expect(EmailAddress.normalized(raw) == EmailAddress.unicodeNormalized(raw), "byte \(byte) in \(raw.debugDescription)")
+            }
+        }
+        #expect(EmailAddress.normalized("") == "")
+        #expect(EmailAddress.normalized("  User@Example.COM\r\n") == "user@example.com")
+    }
+
     @Test func F7_aRepeatedKeyIsRefusedOnGraphQLAndSupabase() async throws {
         let fixture = try await Fixture()
         try await fixture.test({ $0.supabaseAnonKey = "anon" }) { client in

@@ -39,6 +39,37 @@ import Testing
         try await database.close()
     }
 
+    @Test func aKeptStatementIsNotCompiledAgainWhenItsBindsChange() async throws {
+        // Without the planner's stability guarantee SQLite compiles `WHERE a = ?1 ORDER BY b`
+        // and `LIMIT ?1` again at every run with other binds: as costly as keeping nothing.
+        let database = try await SQLiteDatabase(path: ":memory:", logger: Logger(label: "test"))
+        let sql = database.sql
+        try await sql.raw("CREATE TABLE t (a INTEGER NOT NULL, b TEXT)").run()
+        try await sql.raw("CREATE INDEX t_a ON t (a)").run()
+        try await sql.raw("INSERT INTO t (a, b) VALUES (1, 'one'), (2, 'two'), (2, 'deux')").run()
+        var seen: [[String?]] = []
+        for (a, limit) in [(2, 1), (1, 5), (2, 2), (3, 0)] {
+            seen.append(try await sql.raw("SELECT a, b FROM t WHERE a = \(bind: a) ORDER BY b LIMIT \(bind: limit)").all(decoding: Pair.self).map(\.b))
+        }
+        #expect(seen == [["deux"], ["one"], ["deux", "two"], []])
+        #expect(try await database.recompilations() == [:])
+        try await database.close()
+    }
+
+    @Test func aPasswordSignInsAccountReadStaysCompiledFromOneAccountToTheNext() async throws {
+        let database = try await SQLiteDatabase(path: ":memory:", logger: Logger(label: "test"))
+        let repository = SQLRepository(database: database.sql)
+        try await repository.migrate()
+        let migrated = try await database.recompilations()  // its PRAGMAs recompile what ran before
+        for subject in ["a@example.com", "b@example.com", "a@example.com"] {
+            #expect(try await repository.passwordAccount(provider: .email, subject: subject) == nil)
+            _ = try await repository.factors(userID: subject)
+            _ = try await repository.identities(userID: subject)
+        }
+        #expect(try await database.recompilations() == migrated)
+        try await database.close()
+    }
+
     @Test func aStatementLeftPartlyReadStillLetsAWriteCommit() async throws {
         // `first()` reads every row SQLKit is handed; the kept statement must be reset after
         // it, or its open read would keep the next transaction's snapshot old.
