@@ -57,10 +57,10 @@ let package = Package(
         // hash in it, and the wire between a hashing thread and its helper, with nothing else so
         // the helper stays small.
         .target(name: "GatehouseHashWorker", dependencies: ["CSodium", "CSodiumMemory"]),
-        // Memory lent to libsodium's argon2id (its `mmap` and `munmap`, interposed on Linux),
-        // so a hashing thread reuses its 19 MiB instead of faulting in fresh pages every hash.
         // SQLiteNIO's SQLite configured where Swift cannot reach (a variadic call).
         .target(name: "CSQLiteSettings", dependencies: [.product(name: "SQLiteKit", package: "sqlite-kit")]),
+        // Memory lent to libsodium's argon2id (its `mmap` and `munmap`, interposed on Linux),
+        // so a hashing thread reuses its 19 MiB instead of faulting in fresh pages every hash.
         .target(name: "CSodiumMemory", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(name: "gatehouse-hasher", dependencies: ["CSodium", "GatehouseHashWorker"]),
         .target(name: "GatehouseQRCode", dependencies: ["CQREncode", "GatehouseCore"]),

@@ -10,7 +10,7 @@ import Foundation
 public enum EmailAddress {
     public static func normalized(_ raw: String) -> String {
         // Plain ASCII, nearly every address: NFKC leaves it as it is and case folding is
-        // lower-casing, so the Unicode passes (a fifth of a sign-in's own work) are skipped.
+        // lower-casing, so the Unicode passes (run several times a sign-in) are skipped.
         guard raw.utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeNormalized(raw) }
         let bytes = raw.utf8
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }

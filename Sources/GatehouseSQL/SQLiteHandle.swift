@@ -95,10 +95,10 @@ final class SQLiteHandle: @unchecked Sendable {
 
     /// The text of each kept statement SQLite compiled again since it was kept, and how often.
     ///
-    /// A kept statement is compiled again after a schema change, and on every run if its plan
-    /// could depend on a bound value (a parameter the planner compared with a constant): that
-    /// costs as much as no cache at all, so the hot statements are written to avoid it
-    /// (``SQLiteStatementCacheTests``).
+    /// A kept statement is compiled again after a schema change (or a PRAGMA that changes how
+    /// statements compile, as the migrations' `foreign_keys`). Without the planner's stability
+    /// guarantee set at opening, one whose plan could depend on a bound value was compiled again
+    /// at every run with new binds, as costly as keeping nothing (``SQLiteStatementCacheTests``).
     var recompilations: [String: Int] {
         precondition(isCurrent, "an SQLite statement off its connection's thread")
         return cache.reduce(into: [:]) { found, kept in
