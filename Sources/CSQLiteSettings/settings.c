@@ -4,5 +4,6 @@
 int gatehouse_sqlite_plan_by_text_only(struct sqlite3 *db) {
     int enabled = 0;
     int result = sqlite_nio_sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_QPSG, 1, &enabled);
-    return result == SQLITE_OK && enabled == 1 ? SQLITE_OK : (result == SQLITE_OK ? SQLITE_ERROR : result);
+    if (result != SQLITE_OK) return result;
+    return enabled ? SQLITE_OK : SQLITE_ERROR;
 }

@@ -11,8 +11,8 @@ public enum EmailAddress {
     public static func normalized(_ raw: String) -> String {
         // Plain ASCII, nearly every address: NFKC leaves it as it is and case folding is
         // lower-casing, so the Unicode passes (run several times a sign-in) are skipped.
-        guard raw.utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeNormalized(raw) }
         let bytes = raw.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return unicodeNormalized(raw) }
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
         guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(raw[first...last]).lowercased()

@@ -56,7 +56,7 @@ final class SQLiteHandle: @unchecked Sendable {
         // with the sort), which costs as much as keeping nothing.
         let planned = gatehouse_sqlite_plan_by_text_only(raw)
         guard planned == SQLITE_OK else {
-            let failure = SQLiteFailure(code: planned, message: String(cString: sqlite_nio_sqlite3_errmsg(raw)))
+            let failure = Self.failure(planned, on: raw)
             sqlite_nio_sqlite3_close(raw)
             throw failure
         }
@@ -85,7 +85,7 @@ final class SQLiteHandle: @unchecked Sendable {
         while true {
             let stepped = sqlite_nio_sqlite3_step(statement)
             if stepped == SQLITE_DONE { return }
-            guard stepped == SQLITE_ROW else { throw failure(stepped, on: raw) }
+            guard stepped == SQLITE_ROW else { throw Self.failure(stepped, on: raw) }
             let names = columns ?? (0..<sqlite_nio_sqlite3_column_count(statement)).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
             columns = names
             let values = (0..<Int32(names.count)).map { value(at: $0, of: statement) }
@@ -119,7 +119,7 @@ final class SQLiteHandle: @unchecked Sendable {
         if let kept = cache[sql] { return kept }
         var statement: OpaquePointer?
         let compiled = sqlite_nio_sqlite3_prepare_v3(raw, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard compiled == SQLITE_OK else { throw failure(compiled, on: raw) }
+        guard compiled == SQLITE_OK else { throw Self.failure(compiled, on: raw) }
         guard let statement else { return nil }
         if cache.count >= Self.cacheLimit {
             for kept in cache.values { sqlite_nio_sqlite3_finalize(kept) }
@@ -166,10 +166,10 @@ final class SQLiteHandle: @unchecked Sendable {
     }
 
     private func check(_ code: Int32, on raw: OpaquePointer) throws {
-        guard code == SQLITE_OK else { throw failure(code, on: raw) }
+        guard code == SQLITE_OK else { throw Self.failure(code, on: raw) }
     }
 
-    private func failure(_ code: Int32, on raw: OpaquePointer) -> SQLiteFailure {
+    private static func failure(_ code: Int32, on raw: OpaquePointer) -> SQLiteFailure {
         SQLiteFailure(code: code, message: String(cString: sqlite_nio_sqlite3_errmsg(raw)))
     }
 }
