@@ -8,8 +8,8 @@ workers, in a new tab whose DevTools state (virtual authenticators, network cond
 scripts added to new documents) starts empty. The previous test's tab and context are closed
 and disposed of, so nothing a test left behind reaches the next one. The new tab is checked on
 its own blank page rather than on a page loaded for the purpose: that page's renderer process,
-which the test's first page would replace, cost about 0.14 CPU-seconds a test. A browser that fails any
-of these steps, or that its test quit, is never reused: the next test starts a new one."""
+which the test's first page would replace, cost about 0.14 CPU-seconds a test. A browser that
+fails any of these steps, or that its test quit, is never reused: the next test starts a new one."""
 import json
 import urllib.request
 
@@ -96,8 +96,7 @@ class BrowserPool:
                 self.idle.remove(kept)
                 try:
                     kept.fresh_tab()
-                    # The new tab's own blank page answers a script, or the browser is unwell. (A
-                    # page loaded here would cost a renderer process the test's first page replaces.)
+                    # The new tab's own blank page answers a script, or the browser is unwell.
                     url = kept.driver.execute_script("return document.URL")
                     if url != "about:blank":
                         raise WebDriverException(f"the fresh tab shows {url!r}")
