@@ -166,10 +166,18 @@ def chromium(**options):
     return driver
 
 
+# Chromium's headless shell (Debian's `chromium-headless-shell`, built from the same source as
+# `chromium`): the same Blink and V8 without the desktop browser around them. Measured on this
+# machine, a test's fresh tab, page and taps cost a third of the CPU they cost in `chromium
+# --headless=new` (0.85 against 2.5 CPU-seconds), and the suite is bound by its two cores.
+# E2E_CHROMIUM=/usr/bin/chromium runs the suite in the full browser instead.
+CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium-headless-shell")
+
+
 def started_chromium(*, width, height, javascript, **_):
     """A new headless Chromium for a phone of width × height CSS pixels, scripts on or off."""
     options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
+    options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US"):
         options.add_argument(argument)
     options.add_experimental_option("mobileEmulation", {

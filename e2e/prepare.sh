@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# What the Python suites need besides the server: Debian's packages (Chromium and its driver,
+# What the Python suites need besides the server: Debian's packages (Chromium, its headless shell and its driver,
 # nginx, Kannel, the PostgreSQL client), the venv with the pinned clients, oidc-provider-mock's
 # own Python 3.12 venv, and axe-core. Idempotent; scripts/test.sh runs it beside the Swift build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh chromium chromium-driver fonts-dejavu-core python3-venv nginx-light postgresql-client kannel kannel-extras
+./scripts/setup.sh chromium chromium-headless-shell chromium-driver fonts-dejavu-core python3-venv nginx-light postgresql-client kannel kannel-extras
 # One venv for the browser suite and the third-party clients; reinstalled when the pins change.
 if [ ! -x .venv/bin/pytest ] || ! cmp -s e2e/requirements.txt .venv/requirements.txt; then
   [ -x .venv/bin/python ] || python3 -m venv .venv

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python suites against the real gatehouse binary: the browser suite in real Chromium
-# (Debian's chromium + chromium-driver), and third-party clients (supabase-auth, gql,
-# schemathesis). Installs what it needs (e2e/prepare.sh); pytest arguments pass through.
+# (Debian's chromium-headless-shell + chromium-driver; E2E_CHROMIUM=/usr/bin/chromium for the
+# full browser), and third-party clients (supabase-auth, gql, schemathesis). Installs what it
+# needs (e2e/prepare.sh); pytest arguments pass through.
 # GATEHOUSE_BIN picks the binary under test (the debug build by default; the release build
 # from scripts/release-build.sh passes the same suite).
 #
