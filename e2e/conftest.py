@@ -170,8 +170,10 @@ def chromium(**options):
 # `chromium`): the same Blink and V8 without the desktop browser around them. Measured on this
 # machine, a test's fresh tab, page and taps cost a third of the CPU they cost in `chromium
 # --headless=new` (0.85 against 2.5 CPU-seconds), and the suite is bound by its two cores.
-# E2E_CHROMIUM=/usr/bin/chromium runs the suite in the full browser instead.
-CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium-headless-shell")
+# The binary itself: `/usr/bin/chromium-headless-shell` is a script that starts it without
+# `exec`, so chromedriver's quit stopped the script and left the browser running (12 GB of
+# them after three runs). E2E_CHROMIUM=/usr/bin/chromium runs the suite in the full browser.
+CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/lib/chromium/chromium-headless-shell")
 
 
 def started_chromium(*, width, height, javascript, **_):

@@ -306,9 +306,10 @@ package struct AccountMailer: Sendable {
         }
     }
 
-    /// Runs work after the answer: on the outbox's delivery queue, or (without one) a task.
+    /// Runs work after the answer (``AnswerHold``): on the outbox's delivery queue, or (without
+    /// one) a task.
     package func afterAnswer(_ job: @escaping DeliveryQueue.Job) {
-        if let outbox { outbox.afterAnswer(job) } else { Task { await job() } }
+        if let outbox { outbox.afterAnswer(job) } else { AnswerHold.afterAnswer { Task { await job() } } }
     }
 
     /// An address as logs show it: the first letter and the domain (`j…@example.com`).

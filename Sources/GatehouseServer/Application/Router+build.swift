@@ -38,6 +38,8 @@ package func buildRouterAndServices(
     let composition = try await GatehouseServices.compose(configuration, repository: repository, deliveries: deliveries, logger: logger)
     let services = composition.services, pipeline = services.pipeline
     let router = Router(context: GatehouseRequestContext.self)
+    // Outermost: a request's mail and notices start once its answer is written.
+    router.add(middleware: AnswerHoldMiddleware())
     router.add(middleware: ClientMiddleware(trustedProxies: configuration.trustedProxies, servesTLS: configuration.tls != nil))
     router.add(middleware: SecurityHeadersMiddleware(formTargets: configuration.providers.compactMap(\.origin)))
     if configuration.logRequests {

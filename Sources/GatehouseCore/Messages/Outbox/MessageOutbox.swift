@@ -89,9 +89,12 @@ public final class MessageOutbox: Sendable {
         afterAnswer { [self] in _ = await deliver(record) }
     }
 
-    /// Runs work after the answer: on the delivery queue, or (without one, in tests) a task.
+    /// Runs work after the answer (``AnswerHold``): on the delivery queue, or (without one, in
+    /// tests) a task.
     package func afterAnswer(_ job: @escaping DeliveryQueue.Job) {
-        if let deliveries { deliveries.enqueue(job) } else { Task { await job() } }
+        AnswerHold.afterAnswer { [deliveries] in
+            if let deliveries { deliveries.enqueue(job) } else { Task { await job() } }
+        }
     }
 
     /// One try of a stored message this instance holds the lease on: it is sent and marked
