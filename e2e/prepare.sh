@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# What the Python suites need besides the server: Debian's packages (Chromium, its headless shell and its driver,
-# nginx, Kannel, the PostgreSQL client), the venv with the pinned clients, oidc-provider-mock's
-# own Python 3.12 venv, and axe-core. Idempotent; scripts/test.sh runs it beside the Swift build.
+# What the Python suites need besides the server: Debian's packages (Chromium, its headless
+# shell and its driver, nginx, Kannel, the PostgreSQL client), the venv with the pinned clients,
+# oidc-provider-mock's own Python 3.12 venv, and axe-core. Idempotent; scripts/test.sh runs it
+# beside the Swift build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh chromium chromium-headless-shell chromium-driver fonts-dejavu-core python3-venv nginx-light postgresql-client kannel kannel-extras
