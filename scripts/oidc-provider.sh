@@ -18,6 +18,6 @@ if [ ! -x "$oidc/bin/python" ] || ! "$oidc/bin/python" -c "import oidc_provider_
   mkdir -p .build-e2e
   rm -rf "$oidc"
   "$py312" -m venv "$oidc" >&2
-  "$oidc/bin/pip" install -q oidc-provider-mock==0.4.8 >&2
+  "$oidc/bin/pip" install -q --no-compile oidc-provider-mock==0.4.8 >&2
 fi
 echo "$PWD/$oidc/bin/python"

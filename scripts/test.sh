@@ -5,9 +5,10 @@
 #     the CLI against the real server on loopback), inside a private D-Bus session with a real
 #     GNOME Keyring for the Secret Service store; the storage contract on SQLite and on a private
 #     PostgreSQL; then the HTTP suites again on that PostgreSQL;
-#  2. the Python suite (e2e/) against the real gatehouse binary on three pytest-xdist workers:
-#     real headless Chromium, and third-party clients (supabase-auth, gql, schemathesis over
-#     docs/openapi.yaml).
+#  2. beside them, the Python suite (e2e/) against the real gatehouse binary on three
+#     pytest-xdist workers: real headless Chromium, and third-party clients (supabase-auth, gql,
+#     schemathesis over docs/openapi.yaml); its tests that compare answer times after all that,
+#     alone.
 # Each phase's time is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,9 @@ print_phases() {
 }
 
 at=$(date +%s)
-./scripts/setup.sh dbus gnome-keyring libsecret-tools
+# PostgreSQL here, before two private servers (the Swift suites' and the Python suite's) start
+# at once and would both install it.
+./scripts/setup.sh dbus gnome-keyring libsecret-tools postgresql
 phase "setup (system packages)" "$at"
 
 # The Python suite's packages, venvs and axe-core download while Swift compiles.
@@ -47,10 +50,24 @@ phase "wait for the Python suite's setup" "$at"
 # The OpenID provider the Google suites sign in with (oidc-provider-mock, Python 3.12).
 OIDC_MOCK_PYTHON=$(./scripts/oidc-provider.sh)
 export OIDC_MOCK_PYTHON GATEHOUSE_REQUIRE_OIDC=1
+
+# The Python suite, but for its timing tests, starts now and runs beside the Swift suites: they
+# keep the two cores about half busy, the Python suite's browsers fill the rest. Its output is
+# printed after theirs. The binaries the build made are the ones it runs: no second build.
+rm -f .build-e2e/chromium-restarts.txt
+python_log=$(mktemp)
+python_end=$(mktemp)
+python_at=$(date +%s)
+(
+  E2E_PREBUILT=1 E2E_PART=rest ./e2e/run.sh >"$python_log" 2>&1
+  echo "$? $(date +%s)" >"$python_end"
+) &
+python_pid=$!
+
 log=$(mktemp)
 set +e
-# One test at a time in each run: on a two-core machine parallel tests only contend for the
-# same cores (argon2id at OWASP cost in most of them) and push requests past the SDK's 10 s
+# One test at a time in each Swift run: on a two-core machine parallel tests only contend for
+# the same cores (argon2id at OWASP cost in most of them) and push requests past the SDK's 10 s
 # silence timeout. A private PostgreSQL serves the storage contract suite (both engines) and a
 # second run of the HTTP suites on PostgreSQL. The two runs go side by side: each one alone
 # keeps the two cores under half busy (measured: 105 CPU-seconds in a 123 s SQLite run). The
@@ -77,7 +94,7 @@ GATEHOUSE_REQUIRE_POSTGRES=1 ./scripts/with-postgres.sh bash -c '
   [ "$sqlite_status" -eq 0 ] && [ "${postgres_status:-1}" -eq 0 ]
 ' "$(cat scripts/postgres-suites.txt | paste -sd'|')" "$tests_binary" 2>&1 | tee "$log"
 swift_status=${PIPESTATUS[0]}
-set -e
+swift_done=$(date +%s)
 started_at=$(sed -n 's/^phase-mark start \([0-9]*\)$/\1/p' "$log")
 sqlite_at=$(sed -n 's/^phase-mark sqlite \([0-9]*\)$/\1/p' "$log")
 postgres_at=$(sed -n 's/^phase-mark postgres \([0-9]*\)$/\1/p' "$log")
@@ -93,33 +110,39 @@ for count in $(grep -E "Test run with [0-9]+ tests.* passed" "$log" | sed -E 's/
   swift_runs=$((swift_runs + 1))
 done
 [ "$swift_runs" -eq 2 ] || swift_total=""
+swift_failures=""
 if [ "$swift_status" -ne 0 ] || [ -z "$swift_total" ]; then
-  # The failures again, last, where a log that keeps only its tail still shows them.
-  echo "swift: what failed"
-  grep -E "✘|recorded an issue|Fatal error|error:" "$log" | grep -v "Test run with" | head -60 || true
-  rm -f "$log"
-  echo "swift: tests failed (exit $swift_status)"
-  print_phases
-  exit 1
+  swift_failures=$(grep -E "✘|recorded an issue|Fatal error|error:" "$log" | grep -v "Test run with" | head -60 || true)
 fi
 
+wait "$python_pid"
+read -r browser_status python_done <"$python_end"
+browser_status=${browser_status:-1}
+python_done=${python_done:-$(date +%s)}
+echo "python: the suite but its timing tests (run beside the Swift suites)"
+cat "$python_log"
+phase_at() { phases+=("$(printf '%-44s %4ds' "$1" $(( $3 - $2 )))"); }
+phase_at "python suite but timing (beside the Swift)" "$python_at" "$python_done"
 at=$(date +%s)
-set +e
-# The binaries the first phase built are the ones the suite runs: no second build.
-rm -f .build-e2e/chromium-restarts.txt
-E2E_PREBUILT=1 ./e2e/run.sh 2>&1 | tee "$log"
-browser_status=${PIPESTATUS[0]}
+phase_at "python: waited for after the Swift suites" "$swift_done" "$at"
+# The tests that compare answer times, alone on the machine once everything else is done.
+E2E_PREBUILT=1 E2E_PART=timing ./e2e/run.sh 2>&1 | tee -a "$python_log"
+timing_status=${PIPESTATUS[0]}
 set -e
-phase "python suite (browser + clients, 3 workers)" "$at"
-# Two pytest runs (e2e/run.sh: the suite, then the timing tests alone): their summary lines add up.
-summaries=$(grep -E "^[0-9]+ (passed|failed|deselected|skipped).* in [0-9.]+s" "$log" || true)
-failures=$(grep -E "^(FAILED|ERROR) " "$log" | head -40 || true)
+phase "python timing tests (alone, after)" "$at"
+# Two pytest runs (the suite, then the timing tests alone): their summary lines add up.
+summaries=$(grep -E "^[0-9]+ (passed|failed|deselected|skipped).* in [0-9.]+s" "$python_log" || true)
+failures=$(grep -E "^(FAILED|ERROR) " "$python_log" | head -40 || true)
 # (grep finds no "failed" in a good run: `|| true`, or `set -e` would end the script here.)
 browser_passed=$(echo "$summaries" | { grep -oE "[0-9]+ passed" || true; } | awk '{n += $1} END {if (NR) print n}')
 browser_failed=$(echo "$summaries" | { grep -oE "[0-9]+ failed" || true; } | awk '{n += $1} END {if (NR) print n}')
-rm -f "$log"
+rm -f "$log" "$python_log" "$python_end"
 print_phases
-echo "swift: $swift_total passed, 0 failed"
+if [ -n "$swift_failures" ] || [ "$swift_status" -ne 0 ] || [ -z "$swift_total" ]; then
+  echo "swift: tests failed (exit $swift_status)"
+else
+  echo "swift: $swift_total passed, 0 failed"
+fi
 echo "python (browser + third-party clients): ${browser_passed:-0} passed, ${browser_failed:-0} failed"
 if [ -s .build-e2e/schemathesis.txt ]; then echo "schemathesis: $(cat .build-e2e/schemathesis.txt)"; fi
 if [ -s .build-e2e/chromium-restarts.txt ]; then
@@ -129,9 +152,17 @@ if [ -s .build-e2e/chromium-restarts.txt ]; then
 else
   echo "chromium: no restart at start"
 fi
-if [ "$browser_status" -ne 0 ] || [ -z "$browser_passed" ]; then
-  # The failures again, last, where a log that keeps only its tail still shows them.
-  [ -z "$failures" ] || { echo "python: what failed"; echo "$failures"; }
-  exit 1
+# The failures again, last, where a log that keeps only its tail still shows them.
+status=0
+if [ "$swift_status" -ne 0 ] || [ -z "$swift_total" ]; then
+  echo "swift: what failed"
+  echo "$swift_failures"
+  status=1
 fi
+if [ "$browser_status" -ne 0 ] || [ "$timing_status" -ne 0 ] || [ -z "$browser_passed" ]; then
+  [ -z "$failures" ] || { echo "python: what failed"; echo "$failures"; }
+  echo "python: tests failed (exit $browser_status, timing tests $timing_status)"
+  status=1
+fi
+[ "$status" -eq 0 ] || exit 1
 echo "all: $((swift_total + browser_passed)) passed, 0 failed"

@@ -11,7 +11,9 @@ bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 scratch=$(mktemp -d /tmp/gatehouse-pg.XXXXXX)
 runner=()
 if [ "$(id -u)" -eq 0 ]; then
-  id gatehouse-pg >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin gatehouse-pg
+  # (Two of these may start at once: whichever loses the race finds the user made.)
+  id gatehouse-pg >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin gatehouse-pg \
+    || id gatehouse-pg >/dev/null
   chown gatehouse-pg "$scratch"
   runner=(runuser -u gatehouse-pg --)
 fi
