@@ -14,8 +14,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
 phases=()
-phase() { # name, start time
-  phases+=("$(printf '%-44s %4ds' "$1" $(( $(date +%s) - $2 )))")
+phase_at() { # name, start time, end time
+  phases+=("$(printf '%-44s %4ds' "$1" $(( $3 - $2 )))")
+}
+phase() { # name, start time; it ends now
+  phase_at "$1" "$2" "$(date +%s)"
 }
 print_phases() {
   echo "phases:"
@@ -99,8 +102,8 @@ started_at=$(sed -n 's/^phase-mark start \([0-9]*\)$/\1/p' "$log")
 sqlite_at=$(sed -n 's/^phase-mark sqlite \([0-9]*\)$/\1/p' "$log")
 postgres_at=$(sed -n 's/^phase-mark postgres \([0-9]*\)$/\1/p' "$log")
 if [ -n "$started_at" ] && [ -n "$sqlite_at" ] && [ -n "$postgres_at" ]; then
-  phases+=("$(printf '%-44s %4ds' "swift tests on SQLite (all suites)" $(( sqlite_at - started_at )))")
-  phases+=("$(printf '%-44s %4ds' "swift tests on PostgreSQL (beside SQLite)" $(( postgres_at - started_at )))")
+  phase_at "swift tests on SQLite (all suites)" "$started_at" "$sqlite_at"
+  phase_at "swift tests on PostgreSQL (beside SQLite)" "$started_at" "$postgres_at"
 fi
 # Both runs' totals: all suites on SQLite, then the HTTP suites on PostgreSQL.
 swift_total=0
@@ -110,8 +113,10 @@ for count in $(grep -E "Test run with [0-9]+ tests.* passed" "$log" | sed -E 's/
   swift_runs=$((swift_runs + 1))
 done
 [ "$swift_runs" -eq 2 ] || swift_total=""
+swift_passed=1
 swift_failures=""
 if [ "$swift_status" -ne 0 ] || [ -z "$swift_total" ]; then
+  swift_passed=0
   swift_failures=$(grep -E "✘|recorded an issue|Fatal error|error:" "$log" | grep -v "Test run with" | head -60 || true)
 fi
 
@@ -121,7 +126,6 @@ browser_status=${browser_status:-1}
 python_done=${python_done:-$(date +%s)}
 echo "python: the suite but its timing tests (run beside the Swift suites)"
 cat "$python_log"
-phase_at() { phases+=("$(printf '%-44s %4ds' "$1" $(( $3 - $2 )))"); }
 phase_at "python suite but timing (beside the Swift)" "$python_at" "$python_done"
 at=$(date +%s)
 phase_at "python: waited for after the Swift suites" "$swift_done" "$at"
@@ -138,7 +142,7 @@ browser_passed=$(echo "$summaries" | { grep -oE "[0-9]+ passed" || true; } | awk
 browser_failed=$(echo "$summaries" | { grep -oE "[0-9]+ failed" || true; } | awk '{n += $1} END {if (NR) print n}')
 rm -f "$log" "$python_log" "$python_end"
 print_phases
-if [ -n "$swift_failures" ] || [ "$swift_status" -ne 0 ] || [ -z "$swift_total" ]; then
+if [ "$swift_passed" -eq 0 ]; then
   echo "swift: tests failed (exit $swift_status)"
 else
   echo "swift: $swift_total passed, 0 failed"
@@ -154,7 +158,7 @@ else
 fi
 # The failures again, last, where a log that keeps only its tail still shows them.
 status=0
-if [ "$swift_status" -ne 0 ] || [ -z "$swift_total" ]; then
+if [ "$swift_passed" -eq 0 ]; then
   echo "swift: what failed"
   echo "$swift_failures"
   status=1
