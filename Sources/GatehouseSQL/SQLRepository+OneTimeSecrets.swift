@@ -34,6 +34,16 @@ extension SQLRepository: OneTimeSecretRepository, PhoneCodeRepository, OIDCFlowR
         try await write { try await database.raw(Self.upsert(secret)).run() }
     }
 
+    public func putSecret(
+        _ secret: OneTimeSecret, countingUnder key: String, maximum: Int, window: TimeInterval, at date: Date
+    ) async throws -> ThrottleCounter {
+        try await transaction { db in
+            let counter = try await Self.hit(key, window: window, at: date, in: db)
+            if counter.count <= maximum { try await db.raw(Self.upsert(secret)).run() }
+            return counter
+        }
+    }
+
     /// One statement: the target's old secret, live or not, is replaced as the new one lands.
     package static func upsert(_ secret: OneTimeSecret) -> SQLQueryString {
         """

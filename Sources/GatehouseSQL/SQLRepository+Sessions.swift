@@ -76,24 +76,33 @@ extension SQLRepository: SessionRepository {
             case .webSession(let web):
                 try await db.insert(into: "web_sessions").model(WebSessionRow(web)).run()
             }
-            for write in writes { try await db.raw(Self.statement(for: write)).run() }
+            for write in writes { try await Self.store(write, in: db) }
         }
     }
 
     public func storeSignInWrites(_ writes: [SignInWrite]) async throws {
         guard !writes.isEmpty else { return }
         try await transaction { db in
-            for write in writes { try await db.raw(Self.statement(for: write)).run() }
+            for write in writes { try await Self.store(write, in: db) }
         }
     }
 
-    /// The statement that stores one of a sign-in's writes.
-    static func statement(for write: SignInWrite) -> SQLQueryString {
+    /// Stores one of a sign-in's writes inside its transaction; a one-time secret found used
+    /// or expired fails it with ``RepositoryError/secretSpent``, so the caller's transaction
+    /// stores nothing.
+    static func store(_ write: SignInWrite, in db: any SQLDatabase) async throws {
         switch write {
         case .passkeyUsed(let credentialID, let signCount, let backedUp, let date):
-            passkeyUse(credentialID: credentialID, signCount: signCount, backedUp: backedUp, at: date)
+            try await db.raw(passkeyUse(credentialID: credentialID, signCount: signCount, backedUp: backedUp, at: date)).run()
         case .failureStreakCleared(let key):
-            "DELETE FROM throttles WHERE key = \(bind: key)"
+            try await db.raw("DELETE FROM throttles WHERE key = \(bind: key)").run()
+        case .secretConsumed(let purpose, let id, let date):
+            let used = try await db.raw("""
+                UPDATE one_time_secrets SET consumed_at = \(bind: date.milliseconds)
+                WHERE purpose = \(bind: purpose.rawValue) AND id = \(bind: id) AND consumed_at IS NULL
+                AND expires_at > \(bind: date.milliseconds) RETURNING id
+                """).first()
+            guard used != nil else { throw RepositoryError.secretSpent }
         }
     }
 

@@ -19,9 +19,13 @@ extension SQLRepository: ThrottleRepository {
     }
 
     public func hit(_ key: String, window: TimeInterval, at date: Date) async throws -> ThrottleCounter {
+        try await write { try await Self.hit(key, window: window, at: date, in: database) }
+    }
+
+    /// One statement: insert, or restart an expired window, or count one more.
+    static func hit(_ key: String, window: TimeInterval, at date: Date, in db: any SQLDatabase) async throws -> ThrottleCounter {
         let now = date.milliseconds
         let expired = now - Int64(window * 1000)
-        // One statement: insert, or restart an expired window, or count one more.
         let query: SQLQueryString = """
             INSERT INTO throttles (key, started_at, count, last_at) VALUES (\(bind: key), \(bind: now), 1, \(bind: now))
             ON CONFLICT (key) DO UPDATE SET
@@ -30,10 +34,7 @@ extension SQLRepository: ThrottleRepository {
               last_at = \(bind: now)
             RETURNING started_at, count, last_at
             """
-        let row = try await write {
-            try await database.raw(query).first(decoding: CounterRow.self)
-        }
-        guard let row else { throw RepositoryError.noRow }
+        guard let row = try await db.raw(query).first(decoding: CounterRow.self) else { throw RepositoryError.noRow }
         return row.counter
     }
 

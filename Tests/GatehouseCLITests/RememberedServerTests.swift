@@ -33,8 +33,12 @@ import Testing
     }
 
     @Test func aThrottledLoginPrintsTheWaitAndExitsNonZero() async throws {
+        // The server's time stands still, so the wait is the whole window however long the
+        // second process takes to start (on a busy machine, over a second: "4:59").
+        let clock = TestClock(Date())
         let server = try await LoopbackServer.start(users: [(SessionCommandTests.email, "Demo User", SessionCommandTests.password)]) {
             $0.abuse.addressLimit = 1
+            $0.clock = { clock.now }
         }
         let folder = try CLIProcess.temporaryDirectory()
         let arguments = ["login", "--server", server.url.absoluteString, "--email", SessionCommandTests.email, "--password-stdin"]

@@ -122,6 +122,33 @@ import Testing
         }
     }
 
+    /// The challenge is spent with the session it opens (one commit), and a refused assertion
+    /// spends it at once: the genuine assertion cannot follow a forged one for the same challenge.
+    @Test func P04_aRefusedAssertionSpendsItsChallengeAndTheGenuineOneCannotFollow() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        try await fixture.test { client in
+            let authenticator = SoftwareAuthenticator(origin: Self.origin)
+            let grant = try await client.grant()
+            _ = try await client.registerPasskey(authenticator, token: grant.accessToken)
+            let earlier = try await authenticator.authenticate(
+                try await client.postJSON("/api/auth/passkeys/authentication/options", "").decoded(Options<PasskeyRequestOptions>.self).options
+            )
+            let options = try await client.postJSON("/api/auth/passkeys/authentication/options", "").decoded(Options<PasskeyRequestOptions>.self).options
+            let genuine = try await authenticator.authenticate(options)
+            var forged = genuine
+            forged.response.signature = earlier.response.signature  // signed over another challenge
+            let refused = try await client.verifyPasskey(forged)
+            #expect(refused.status == .unauthorized)
+            #expect(try refused.decoded(ErrorBody.self).error == "passkey_rejected")
+            let after = try await client.verifyPasskey(genuine)
+            #expect(after.status == .badRequest)
+            #expect(try after.decoded(ErrorBody.self).error == "passkey_challenge_expired", "the refusal spent the challenge")
+            // The earlier challenge, never presented, still opens a session, once.
+            #expect(try await client.verifyPasskey(earlier).status == .ok)
+            #expect(try await client.verifyPasskey(earlier).decoded(ErrorBody.self).error == "passkey_challenge_expired")
+        }
+    }
+
     @Test func P05_aCredentialRegisteredOnceIsRefusedAgainWith409() async throws {
         let fixture = try await Fixture(argon2: Fixture.cheap)
         try await fixture.test { client in
@@ -188,11 +215,13 @@ import Testing
             #expect(try await client.registerPasskey(authenticator, token: grant.accessToken).status == .created)
             #expect(try await client.signInWithPasskey(authenticator).status == .ok)
         }
-        try await fixture.test(EmailAccountTests.accountsOn(fixture)) { client in
+        let refused = try await fixture.test(EmailAccountTests.accountsOn(fixture)) { client in
             let password = try await client.login("unverified@example.com", "password456")
             #expect(password.status == .forbidden)
             #expect(try password.decoded(ErrorBody.self).error == "email_not_verified")
-            let passkey = try await client.signInWithPasskey(authenticator)
+            let options = try await client.postJSON("/api/auth/passkeys/authentication/options", "").decoded(Options<PasskeyRequestOptions>.self).options
+            let refused = try await authenticator.authenticate(options)
+            let passkey = try await client.verifyPasskey(refused)
             #expect(passkey.status == .forbidden)
             #expect(try passkey.decoded(ErrorBody.self).error == "email_not_verified")
             // A verified account's passkey still signs in.
@@ -200,6 +229,12 @@ import Testing
             fixture.clock.advance(by: 1)
             _ = try await client.registerPasskey(verified, token: try await client.grant().accessToken)
             #expect(try await client.signInWithPasskey(verified).status == .ok)
+            return refused
+        }
+        try await fixture.test { client in
+            // The refusal spent its challenge: the same assertion opens nothing where the rule is off.
+            let replay = try await client.verifyPasskey(refused)
+            #expect(try replay.decoded(ErrorBody.self).error == "passkey_challenge_expired")
         }
     }
 

@@ -89,6 +89,66 @@ import Testing
         }
     }
 
+    /// A passkey sign-in spends its challenge in its session's transaction: once, never when
+    /// expired, and a sign-in whose challenge another request spent first stores nothing of
+    /// itself (neither its session nor its passkey's use); of two racing, exactly one opens.
+    @Test(arguments: Engine.available)
+    func aChallengeIsSpentWithItsSessionOnceAndASignInThatFindsItSpentStoresNothing(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine, instances: 2) { repositories in
+            let repository = repositories[0]
+            let user = UserRecord(email: "cy@example.com", name: PersonName(full: "Cy Example"), createdAt: Self.now)
+            try await repository.createUser(user, identities: [], passwordHash: "h")
+            #expect(try await repository.addPasskey(Self.passkey(user, id: [4]), handle: Self.handle(user, "H")))
+            for (id, expiry) in [("c1", 300.0), ("c2", -1), ("c3", 300)] {
+                try await repository.putSecret(OneTimeSecret(
+                    purpose: .passkeyAuthentication, id: id, target: id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(expiry)
+                ))
+            }
+            func signIn(_ session: String, challenge: String, count: UInt32, on repository: SQLRepository) async throws {
+                try await repository.createSession(
+                    SessionRecord(id: session, userID: user.id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(3600)),
+                    credential: .refreshToken(.init(tokenHash: "t-\(session)", sessionID: session, createdAt: Self.now)),
+                    with: [
+                        .secretConsumed(purpose: .passkeyAuthentication, id: challenge, at: Self.now),
+                        .passkeyUsed(credentialID: [4], signCount: count, backedUp: false, at: Self.now),
+                    ]
+                )
+            }
+            try await signIn("s1", challenge: "c1", count: 5, on: repository)
+            #expect(try await repository.secret(.passkeyAuthentication, id: "c1")?.consumedAt == Self.now)
+            await #expect(throws: RepositoryError.secretSpent) { try await signIn("s2", challenge: "c1", count: 9, on: repository) }
+            await #expect(throws: RepositoryError.secretSpent) { try await signIn("s3", challenge: "c2", count: 9, on: repository) }
+            #expect(try await repository.session(id: "s2") == nil)
+            #expect(try await repository.session(id: "s3") == nil)
+            #expect(try await repository.passkey(credentialID: [4])?.signCount == 5, "a refused sign-in's passkey use is not stored")
+            #expect(try await repository.secret(.passkeyAuthentication, id: "c2")?.consumedAt == nil)
+            async let first: Bool = (try? await signIn("r1", challenge: "c3", count: 6, on: repositories[0])) != nil
+            async let second: Bool = (try? await signIn("r2", challenge: "c3", count: 7, on: repositories[1])) != nil
+            let outcomes = await [first, second]
+            #expect(outcomes.filter { $0 }.count == 1)
+            let sessions = [try await repository.session(id: "r1"), try await repository.session(id: "r2")].compactMap { $0 }
+            #expect(sessions.count == 1)
+        }
+    }
+
+    /// A passkey challenge and its count commit together, and a challenge past the limit is
+    /// counted but not stored.
+    @Test(arguments: Engine.available)
+    func aChallengeIsStoredWithItsCountAndNotPastTheLimit(engine: Engine) async throws {
+        try await RepositoryContractTests.withDatabase(engine) { repositories in
+            let repository = repositories[0]
+            var counts: [Int] = []
+            for id in ["a", "b", "c"] {
+                let secret = OneTimeSecret(purpose: .passkeyAuthentication, id: id, target: id, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(300))
+                counts.append(try await repository.putSecret(secret, countingUnder: "challenges:1", maximum: 2, window: 60, at: Self.now).count)
+            }
+            #expect(counts == [1, 2, 3])
+            #expect(try await repository.secret(.passkeyAuthentication, id: "b") != nil)
+            #expect(try await repository.secret(.passkeyAuthentication, id: "c") == nil, "past the limit: counted, not stored")
+            #expect(try await repository.counters(["challenges:1"])["challenges:1"]?.count == 3)
+        }
+    }
+
     /// The one-statement read a passkey sign-in makes: the credential with the account that owns
     /// the presented user handle, that account's email with it, and no account for a handle
     /// nobody has or for another account's handle (the sign-in then refuses the mismatch).

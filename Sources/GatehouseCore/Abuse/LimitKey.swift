@@ -105,9 +105,25 @@ extension ThrottleRepository {
     /// The one limit check: counts one event on `key` and, past `maximum` in the window,
     /// refuses with ``GatehouseError/rateLimited(retryAfter:)`` and the wait until it ends.
     package func admit(_ key: LimitKey, maximum: Int, per window: TimeInterval, at now: Date) async throws {
-        let counter = try await hit(key, window: window, at: now)
+        try key.refuse(past: maximum, counter: try await hit(key, window: window, at: now), window: window, now: now)
+    }
+}
+
+extension OneTimeSecretRepository {
+    /// Stores `secret` if `key`'s limit admits one more event, counting it either way in the
+    /// same transaction; past `maximum` it refuses as ``ThrottleRepository/admit(_:maximum:per:at:)``
+    /// does, and nothing is stored.
+    package func putSecret(_ secret: OneTimeSecret, admitting key: LimitKey, maximum: Int, per window: TimeInterval, at now: Date) async throws {
+        let counter = try await putSecret(secret, countingUnder: key.storageKey, maximum: maximum, window: window, at: now)
+        try key.refuse(past: maximum, counter: counter, window: window, now: now)
+    }
+}
+
+extension LimitKey {
+    /// Refuses with ``GatehouseError/rateLimited(retryAfter:)`` when `counter` is past `maximum`.
+    func refuse(past maximum: Int, counter: ThrottleCounter, window: TimeInterval, now: Date) throws {
         guard counter.count > maximum else { return }
-        Counter(label: "gatehouse_throttled_total", dimensions: [("limit", key.kind.rawValue)]).increment()
+        Counter(label: "gatehouse_throttled_total", dimensions: [("limit", kind.rawValue)]).increment()
         throw GatehouseError.rateLimited(retryAfter: counter.wait(window: window, now: now))
     }
 }

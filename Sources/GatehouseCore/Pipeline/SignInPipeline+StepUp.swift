@@ -51,7 +51,7 @@ extension SignInPipeline {
         let admitted = try await admission(grant, from: client)
         // A passkey of another account proves nothing about this session (its use is still kept).
         guard admitted.user.id == principal.user.id else {
-            try await context.sessions.storeSignInWrites(admitted.writes)
+            try await storingSignIn { try await context.sessions.storeSignInWrites(admitted.writes) }
             throw GatehouseError.invalidCredentials
         }
         return admitted

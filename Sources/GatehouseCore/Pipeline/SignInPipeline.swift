@@ -75,7 +75,7 @@ public final class SignInPipeline: Sendable {
     package func admit(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
         try await context.nearStorage {
             var admitted = try await admission(grant, from: client)
-            try await context.sessions.storeSignInWrites(admitted.writes)
+            try await storingSignIn { try await context.sessions.storeSignInWrites(admitted.writes) }
             admitted.writes = []
             return admitted
         }
@@ -130,6 +130,26 @@ public final class SignInPipeline: Sendable {
             context.report(.signInRefused(account: attempt.account, method: grant.method, reason: .invalidCredentials), client: client)
             throw GatehouseError.invalidCredentials
         }
+        let user: UserRecord
+        do {
+            user = try await admittedUser(verified, attempt: attempt, grant: grant, client: client)
+        } catch {
+            // Refused all the same: the grant's one-time secret is spent, it cannot be tried again.
+            try? await context.sessions.storeSignInWrites(verified.writes.filter(\.spendsASecret))
+            throw error
+        }
+        let success = limiter.success(attempt, now: now)
+        return Admission(
+            user: user, deviceToken: success.deviceToken, isNewUser: verified.isNewUser,
+            hasSecondFactor: verified.hasSecondFactor, flow: verified.flow, recoveryCodes: verified.recoveryCodes, method: verified.method,
+            writes: verified.writes + success.writes
+        )
+    }
+
+    /// The verified account, unless it may not sign in now: deleted past its grace period,
+    /// locked, or (where the app requires it) with its email unverified.
+    private func admittedUser(_ verified: Verified, attempt: AttemptLimiter.Attempt, grant: Grant, client: ClientInfo) async throws -> UserRecord {
+        let limiter = context.limiter, logger = context.logger
         var user = verified.user
         if let due = user.deletionDueAt {
             // Deleted by its owner: gone once the grace period is over, kept by signing in before.
@@ -158,12 +178,20 @@ public final class SignInPipeline: Sendable {
             )
             throw GatehouseError.emailNotVerified
         }
-        let success = limiter.success(attempt, now: now)
-        return Admission(
-            user: user, deviceToken: success.deviceToken, isNewUser: verified.isNewUser,
-            hasSecondFactor: verified.hasSecondFactor, flow: verified.flow, recoveryCodes: verified.recoveryCodes, method: verified.method,
-            writes: verified.writes + success.writes
-        )
+        return user
+    }
+
+    /// Stores what a sign-in writes; a one-time secret another request spent first refuses it.
+    ///
+    /// The one secret spent this way is a passkey's challenge
+    /// (``SignInWrite/secretConsumed(purpose:id:at:)``): the loser of two requests racing with
+    /// one assertion gets the answer a replay gets.
+    func storingSignIn<T>(_ store: () async throws -> T) async throws -> T {
+        do {
+            return try await store()
+        } catch RepositoryError.secretSpent {
+            throw GatehouseError.passkeyRejected(.challengeExpired)
+        }
     }
 
     /// Opens a session with its first credential, in one transaction: the one place sessions begin.
@@ -182,7 +210,7 @@ public final class SignInPipeline: Sendable {
             deviceLabel: DeviceLabel.make(userAgent: client.userAgent), address: client.address, lastSeenAt: start, assurance: assurance
         )
         let made = credential(session)
-        try await context.sessions.createSession(session, credential: made, with: writes)
+        try await storingSignIn { try await context.sessions.createSession(session, credential: made, with: writes) }
         let kind = if case .webSession = made { "web" } else { "api" }
         context.logger.info("Sign-in succeeded", metadata: [
             "user.id": "\(user.id)", "session.id": "\(session.id)", "session.kind": "\(kind)", "method": "\(method.rawValue)",

@@ -11,4 +11,19 @@ public enum SignInWrite: Sendable, Equatable {
     /// The signing-in source's failure streak ends (and its back-off with it): the throttle row
     /// under `key` goes, with the session, so a sign-in that does not commit leaves it.
     case failureStreakCleared(key: String)
+    /// The grant's one-time secret (a passkey's challenge) is used at `at`: in the session's
+    /// transaction, so a sign-in costs one commit less, and only if it is still unused and
+    /// unexpired then. When another request used it first (a replayed assertion racing its
+    /// twin), the transaction stores nothing and fails with ``RepositoryError/secretSpent``.
+    case secretConsumed(purpose: OneTimeSecretPurpose, id: String, at: Date)
+}
+
+extension SignInWrite {
+    /// Whether this write spends a one-time secret, which a refused sign-in stores all the same.
+    package var spendsASecret: Bool {
+        switch self {
+        case .secretConsumed: true
+        case .passkeyUsed, .failureStreakCleared: false
+        }
+    }
 }

@@ -66,6 +66,9 @@ public enum RepositoryError: Error, Equatable {
     case schemaOutOfDate(applied: Int, expected: Int)
     /// The removal would leave the account with no way in; nothing was removed.
     case lastWayIn
+    /// A sign-in's one-time secret was used (or expired) before its session could be stored;
+    /// nothing of the sign-in was stored.
+    case secretSpent
 }
 
 extension RepositoryError: CustomStringConvertible {
@@ -74,6 +77,7 @@ extension RepositoryError: CustomStringConvertible {
         case .duplicateIdentity: "an account with this identity already exists"
         case .noRow: "the database returned no row"
         case .lastWayIn: "this is the account's last way to sign in"
+        case .secretSpent: "the sign-in's one-time secret was already used"
         case .missingSecret(let name): "the server secret \(name) could not be read back"
         case .schemaOutOfDate(let applied, let expected):
             "the database schema is at version \(applied) but this build needs \(expected); run `gatehouse migrate`"

@@ -6,10 +6,15 @@ import Foundation
 /// - ``putSecret(_:)`` replaces the live secret of the same purpose and target as it lands;
 /// - ``claimAttempt(_:id:maximum:now:)`` counts a try before the caller compares anything, so
 ///   parallel guesses never get more tries than `maximum`;
-/// - ``consumeSecret(_:id:at:unexpiredAt:)`` succeeds once, for one caller.
+/// - ``consumeSecret(_:id:at:unexpiredAt:)`` succeeds once, for one caller;
+/// - ``putSecret(_:countingUnder:maximum:window:at:)`` is one transaction (two statements).
 public protocol OneTimeSecretRepository: Sendable {
     /// Stores `secret`, replacing any secret with the same purpose and target.
     func putSecret(_ secret: OneTimeSecret) async throws
+    /// Counts one event on the throttle counter `key` (as ``ThrottleRepository/hit(_:window:at:)``)
+    /// and stores `secret` only if that count is within `maximum`, in one transaction: a stored
+    /// challenge and its count commit once. Returns the counter either way.
+    func putSecret(_ secret: OneTimeSecret, countingUnder key: String, maximum: Int, window: TimeInterval, at now: Date) async throws -> ThrottleCounter
     /// The secret with this id, whatever its state.
     func secret(_ purpose: OneTimeSecretPurpose, id: String) async throws -> OneTimeSecret?
     /// The current secret for a target, whatever its state.

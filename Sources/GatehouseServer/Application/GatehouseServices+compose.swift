@@ -86,7 +86,7 @@ extension GatehouseServices {
             context: context, providers: registry, flows: repository, throttles: repository, grants: repository, kek: kek
         )
         let passkeys = RelyingParty(publicURL: publicURL, name: configuration.login.appName, extraOrigins: configuration.passkeyOrigins)
-            .map { PasskeyService(context: context, store: PasskeyStore(party: $0, repository: repository), throttles: repository) }
+            .map { PasskeyService(context: context, store: PasskeyStore(party: $0, repository: repository)) }
         let accounts = EmailAccounts(context: context, mail: mail, recovery: [passkeys].compactMap { $0 })
         let factors = configuration.mfa.map { policy in
             SecondFactors(

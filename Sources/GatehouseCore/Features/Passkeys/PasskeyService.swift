@@ -9,12 +9,10 @@ import GatehouseModel
 package struct PasskeyService: Sendable {
     let context: ServiceContext
     let store: PasskeyStore
-    let throttles: any ThrottleRepository
 
-    package init(context: ServiceContext, store: PasskeyStore, throttles: any ThrottleRepository) {
+    package init(context: ServiceContext, store: PasskeyStore) {
         self.context = context
         self.store = store
-        self.throttles = throttles
     }
 
     var now: Date { context.now }
@@ -86,17 +84,20 @@ package struct PasskeyService: Sendable {
     /// and nothing about accounts is revealed.
     ///
     /// Each challenge is a stored row, so they are counted per client address (the sign-in
-    /// address limit's size) before anything is stored.
+    /// address limit's size), and one past the limit is not stored; the count and the challenge
+    /// commit together.
     package func passkeyAuthenticationOptions(from client: ClientInfo) async throws -> PasskeyRequestOptions {
         let policy = context.settings.abuse
         let challenge = RefreshToken.generate(prefix: "")
         let id = RefreshToken.hash(challenge)
         try await context.nearStorage {
-            try await throttles.admit(.passkeyChallenges(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now)
-            try await store.challenges.putSecret(OneTimeSecret(
+            let secret = OneTimeSecret(
                 purpose: .passkeyAuthentication, id: id, target: id, createdAt: now,
                 expiresAt: now.addingTimeInterval(TimeInterval(store.party.challengeLifetime))
-            ))
+            )
+            try await store.challenges.putSecret(
+                secret, admitting: .passkeyChallenges(client.address), maximum: policy.addressLimit, per: policy.addressWindow, at: now
+            )
             if Int.random(in: 0..<64) == 0 {
                 _ = try? await store.challenges.purgeSecrets([.passkeyAuthentication, .passkeyRegistration], before: now.addingTimeInterval(-3600))
             }
@@ -104,32 +105,52 @@ package struct PasskeyService: Sendable {
         return PasskeyRequestOptions(challenge: challenge, timeout: store.party.challengeLifetime * 1000, rpId: store.party.id)
     }
 
-    /// The passkey grant's verifier (WebAuthn §7.2): consumes the challenge, finds the
-    /// credential and its account by the user handle, checks the assertion, records the use.
+    /// The passkey grant's verifier (WebAuthn §7.2): finds the challenge unused and unexpired,
+    /// finds the credential and its account by the user handle, checks the assertion, and
+    /// returns the challenge's use and the passkey's as writes for the session's transaction.
+    ///
+    /// A successful sign-in so commits once, not twice (issue 41); the use is conditional there,
+    /// so of two requests with the same assertion only one opens a session
+    /// (``SignInWrite/secretConsumed(purpose:id:at:)``). A refused assertion spends its
+    /// challenge at once: it cannot be tried again.
     func verifyPasskey(_ assertion: PasskeyAssertion) async throws -> Verified {
         do {
             let clientData = try ClientData.parse(assertion.clientDataJSON)
-            guard try await store.challenges.consumeSecret(
-                .passkeyAuthentication, id: RefreshToken.hash(clientData.challenge), at: now, unexpiredAt: now
-            ) != nil else { throw PasskeyFailure.challengeExpired }
-            guard let userHandle = assertion.userHandle else { throw PasskeyFailure.malformed("userHandle") }
-            let handle = Data(userHandle).base64URLEncoded()
-            guard let (credential, owner) = try await store.credentials.passkey(credentialID: assertion.rawID, handle: handle) else {
-                throw PasskeyFailure.unknownCredential
+            let challengeID = RefreshToken.hash(clientData.challenge)
+            guard let challenge = try await store.challenges.secret(.passkeyAuthentication, id: challengeID),
+                  challenge.consumedAt == nil, challenge.expiresAt > now
+            else { throw PasskeyFailure.challengeExpired }
+            do {
+                return try await verifyPasskey(assertion, clientData: clientData, challengeID: challengeID)
+            } catch {
+                _ = try await store.challenges.consumeSecret(.passkeyAuthentication, id: challengeID, at: now, unexpiredAt: nil)
+                throw error
             }
-            guard let user = owner, user.id == credential.userID else { throw PasskeyFailure.userHandleMismatch }
-            let use = try store.party.verifyAssertion(assertion, clientData: clientData, credential: credential)
-            if use.cloneWarning {
-                context.logger.warning("Passkey counter did not grow", metadata: ["user.id": "\(user.id)", "passkey.id": "\(credential.id)"])
-                context.report(.passkeyCloneWarning(userID: user.id, passkeyID: credential.id), address: nil, device: nil)
-            }
-            // Stored with the session it opens, in one transaction.
-            var verified = Verified(user: user)
-            verified.writes = [.passkeyUsed(credentialID: credential.credentialID, signCount: use.signCount, backedUp: use.backedUp, at: now)]
-            return verified
         } catch let failure as PasskeyFailure {
             throw GatehouseError.passkeyRejected(failure)
         }
+    }
+
+    /// The checks after the challenge's: the credential, its account and the assertion.
+    private func verifyPasskey(_ assertion: PasskeyAssertion, clientData: ClientData, challengeID: String) async throws -> Verified {
+        guard let userHandle = assertion.userHandle else { throw PasskeyFailure.malformed("userHandle") }
+        let handle = Data(userHandle).base64URLEncoded()
+        guard let (credential, owner) = try await store.credentials.passkey(credentialID: assertion.rawID, handle: handle) else {
+            throw PasskeyFailure.unknownCredential
+        }
+        guard let user = owner, user.id == credential.userID else { throw PasskeyFailure.userHandleMismatch }
+        let use = try store.party.verifyAssertion(assertion, clientData: clientData, credential: credential)
+        if use.cloneWarning {
+            context.logger.warning("Passkey counter did not grow", metadata: ["user.id": "\(user.id)", "passkey.id": "\(credential.id)"])
+            context.report(.passkeyCloneWarning(userID: user.id, passkeyID: credential.id), address: nil, device: nil)
+        }
+        // Stored with the session it opens, in one transaction.
+        var verified = Verified(user: user)
+        verified.writes = [
+            .secretConsumed(purpose: .passkeyAuthentication, id: challengeID, at: now),
+            .passkeyUsed(credentialID: credential.credentialID, signCount: use.signCount, backedUp: use.backedUp, at: now),
+        ]
+        return verified
     }
 
     /// The account's passkeys, oldest first.
