@@ -123,7 +123,8 @@ package struct PasskeyService: Sendable {
             do {
                 return try await verifyPasskey(assertion, clientData: clientData, challengeID: challengeID)
             } catch {
-                _ = try await store.challenges.consumeSecret(.passkeyAuthentication, id: challengeID, at: now, unexpiredAt: nil)
+                // The refusal's own answer wins over a failing write, as in the pipeline's refusals.
+                _ = try? await store.challenges.consumeSecret(.passkeyAuthentication, id: challengeID, at: now, unexpiredAt: nil)
                 throw error
             }
         } catch let failure as PasskeyFailure {
