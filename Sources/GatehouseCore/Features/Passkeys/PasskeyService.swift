@@ -109,8 +109,8 @@ package struct PasskeyService: Sendable {
     /// finds the credential and its account by the user handle, checks the assertion, and
     /// returns the challenge's use and the passkey's as writes for the session's transaction.
     ///
-    /// A successful sign-in so commits once, not twice (issue 41); the use is conditional there,
-    /// so of two requests with the same assertion only one opens a session
+    /// The challenge's use so commits with the session, not on its own (issue 41); it is
+    /// conditional there, so of two requests with the same assertion only one opens a session
     /// (``SignInWrite/secretConsumed(purpose:id:at:)``). A refused assertion spends its
     /// challenge at once: it cannot be tried again.
     func verifyPasskey(_ assertion: PasskeyAssertion) async throws -> Verified {
