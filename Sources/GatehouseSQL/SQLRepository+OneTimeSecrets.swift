@@ -80,13 +80,19 @@ extension SQLRepository: OneTimeSecretRepository, PhoneCodeRepository, OIDCFlowR
     }
 
     public func consumeSecret(_ purpose: OneTimeSecretPurpose, id: String, at date: Date, unexpiredAt: Date?) async throws -> OneTimeSecret? {
+        let statement = Self.consume(purpose, id: id, at: date, unexpiredAt: unexpiredAt)
+        return try await write { try await database.raw(statement).first(decoding: SecretRow.self)?.secret }
+    }
+
+    /// One statement: the secret marked used at `date` and returned, if it was unused (and, with
+    /// `unexpiredAt`, unexpired then); no row for every other caller.
+    static func consume(_ purpose: OneTimeSecretPurpose, id: String, at date: Date, unexpiredAt: Date?) -> SQLQueryString {
         var query: SQLQueryString = """
             UPDATE one_time_secrets SET consumed_at = \(bind: date.milliseconds)
             WHERE purpose = \(bind: purpose.rawValue) AND id = \(bind: id) AND consumed_at IS NULL
             """
         if let unexpiredAt { query = query + " AND expires_at > \(bind: unexpiredAt.milliseconds)" }
-        let statement = query + " RETURNING *"
-        return try await write { try await database.raw(statement).first(decoding: SecretRow.self)?.secret }
+        return query + " RETURNING *"
     }
 
     public func setSecretExpiry(_ purpose: OneTimeSecretPurpose, id: String, to date: Date) async throws {

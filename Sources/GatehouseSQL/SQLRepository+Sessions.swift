@@ -97,12 +97,9 @@ extension SQLRepository: SessionRepository {
         case .failureStreakCleared(let key):
             try await db.raw("DELETE FROM throttles WHERE key = \(bind: key)").run()
         case .secretConsumed(let purpose, let id, let date):
-            let used = try await db.raw("""
-                UPDATE one_time_secrets SET consumed_at = \(bind: date.milliseconds)
-                WHERE purpose = \(bind: purpose.rawValue) AND id = \(bind: id) AND consumed_at IS NULL
-                AND expires_at > \(bind: date.milliseconds) RETURNING id
-                """).first()
-            guard used != nil else { throw RepositoryError.secretSpent }
+            guard try await db.raw(consume(purpose, id: id, at: date, unexpiredAt: date)).first() != nil else {
+                throw RepositoryError.secretSpent
+            }
         }
     }
 
