@@ -26,15 +26,9 @@ import FoundationNetworking
             let code: String
             let link: String
         }
-        for _ in 0..<200 {
-            if let text = try? String(contentsOfFile: outbox, encoding: .utf8), text.split(separator: "\n").count >= count,
-               let last = text.split(separator: "\n").last {
-                let line = try JSONDecoder().decode(Line.self, from: Data(last.utf8))
-                return (line.code, line.link)
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw CancellationError()
+        let last = try #require(try await OutboxFile.lines(outbox, atLeast: count).last)
+        let line = try JSONDecoder().decode(Line.self, from: Data(last.utf8))
+        return (line.code, line.link)
     }
 
     @Test func I22_signupAsksForThePasswordTwiceThenTheMailedCodeSignsIn() async throws {

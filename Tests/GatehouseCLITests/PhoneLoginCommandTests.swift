@@ -23,13 +23,8 @@ import Testing
 
     static func latestCode(_ outbox: String) async throws -> String {
         struct Line: Decodable { let code: String }
-        for _ in 0..<200 {
-            if let text = try? String(contentsOfFile: outbox, encoding: .utf8), let last = text.split(separator: "\n").last {
-                return try JSONDecoder().decode(Line.self, from: Data(last.utf8)).code
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw CancellationError()
+        let last = try #require(try await OutboxFile.lines(outbox, atLeast: 1).last)
+        return try JSONDecoder().decode(Line.self, from: Data(last.utf8)).code
     }
 
     @Test func S004_loginWithPhoneAsksForTheCodeAndKeepsTheSession() async throws {

@@ -74,7 +74,7 @@ import Testing
             let to: String
             let code: String
         }
-        let mails = try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        let mails = try OutboxFile.lines(outbox).map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
         for (index, mail) in mails.enumerated() {
             let confirmed = try await CLIProcess.run(["account", "confirm-email", "--email", mail.to, "--code", mail.code], environment: environment, in: state)
             let expected = index == 0 ? "Now confirm from the other address too." : "Both addresses confirmed: your email has changed."

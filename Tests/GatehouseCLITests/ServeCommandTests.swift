@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
@@ -98,7 +99,7 @@ import FoundationNetworking
         let (sentData, sent) = try await Self.post(#"{"phone":"98765 43210","country":"IN"}"#, to: "api/auth/phone/otp", at: demo.url)
         #expect(sent.statusCode == 200)
         let verificationID = try #require((try JSONSerialization.jsonObject(with: sentData) as? [String: Any])?["verification_id"] as? String)
-        let line = try #require(try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n").last)
+        let line = try #require(OutboxFile.lines(outbox).last)
         let code = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["code"] as? String)
         let (data, verified) = try await Self.post(
             #"{"verification_id":"\#(verificationID)","code":"\#(code)"}"#, to: "api/auth/phone/verify", at: demo.url
@@ -127,7 +128,7 @@ import FoundationNetworking
         let (_, sent) = try await Self.post(#"{"phone":"98765 43210","country":"IN"}"#, to: "api/auth/phone/otp", at: demo.url)
         #expect(sent.statusCode == 200)
         let outbox = directory.appendingPathComponent("gatehouse-sms-outbox.jsonl").path
-        let line = try #require(try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n").last)
+        let line = try #require(OutboxFile.lines(outbox).last)
         let code = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["code"] as? String)
         #expect(line.contains("@localhost #\(code)"), "\(line)")
     }

@@ -49,12 +49,8 @@ import Testing
     }
 
     static func mail(_ outbox: String, count: Int) async throws -> Mail {
-        for _ in 0..<200 {
-            let lines = ((try? String(contentsOfFile: outbox, encoding: .utf8)) ?? "").split(separator: "\n")
-            if lines.count >= count, let last = lines.last { return try JSONDecoder().decode(Mail.self, from: Data(last.utf8)) }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        throw CancellationError()
+        let lines = try await OutboxFile.lines(outbox, atLeast: count)
+        return try JSONDecoder().decode(Mail.self, from: Data(try #require(lines.last).utf8))
     }
 
     static func client(_ server: LoopbackServer, _ api: BackendConfiguration.API) throws -> AuthClient {

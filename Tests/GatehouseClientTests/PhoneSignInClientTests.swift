@@ -46,7 +46,7 @@ import Testing
 
     static func latestCode(_ outbox: String) throws -> String {
         struct Line: Decodable { let code: String }
-        let lines = try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n")
+        let lines = OutboxFile.lines(outbox)
         return try JSONDecoder().decode(Line.self, from: Data(try #require(lines.last).utf8)).code
     }
 

@@ -74,7 +74,7 @@ import Testing
             _ = try await client.signIn(email: ClientFixture.email, password: ClientFixture.password)
             #expect(try await client.changeEmail(to: "SDK.New@example.com") == "sdk.new@example.com")
             _ = try await AccountClientTests.mail(outbox, count: 2)
-            let mails = try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n")
+            let mails = try OutboxFile.lines(outbox)
                 .map { try JSONDecoder().decode(AccountClientTests.Mail.self, from: Data($0.utf8)) }
             let toNew = try #require(mails.first { $0.to == "sdk.new@example.com" })
             let toOld = try #require(mails.first { $0.to == ClientFixture.email })

@@ -4,6 +4,7 @@ import GatehouseDelivery
 import GatehouseHTTP
 import GatehouseModel
 import GatehouseServer
+import GatehouseTestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -289,8 +290,7 @@ extension Fixture {
     var outbox: String { directory.appendingPathComponent("sms-outbox.jsonl").path }
 
     func outboxMessages() throws -> [OutboxLine] {
-        guard let text = try? String(contentsOfFile: outbox, encoding: .utf8) else { return [] }
-        return try text.split(separator: "\n").map { try JSONDecoder().decode(OutboxLine.self, from: Data($0.utf8)) }
+        try OutboxFile.lines(outbox).map { try JSONDecoder().decode(OutboxLine.self, from: Data($0.utf8)) }
     }
 
     /// The outbox once it holds `count` messages (a silent check's messages are sent off the
