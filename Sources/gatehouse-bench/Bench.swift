@@ -26,6 +26,8 @@ struct Bench {
         // `gatehouse-bench hashes`: each argon2id implementation's single-thread time, and the fastest.
         if arguments.first == "hashes" { return HashTiming.report(samples: 15) }
         if arguments.first == "passkey" { return try await PasskeyBench.run() }
+        // `gatehouse-bench factor`: only a second factor's step-up.
+        if arguments.first == "factor" { return try await SecondFactorBench.run() }
         // `gatehouse-bench memory`: only the idle RSS of `serve --demo`, before and after logins.
         if arguments.first == "memory" { return try await IdleMemory.report() }
         // `gatehouse-bench bound [seconds]`: libsodium's argon2id (in reused memory, as the server
@@ -108,6 +110,7 @@ struct Bench {
         try await PhoneBench.run(seconds: seconds)
         try await GoogleBench.run()
         try await PasskeyBench.run()
+        try await SecondFactorBench.run()
         // Last: it bootstraps the process's metrics, which every later server would record into.
         try await OperationsBench.run(seconds: seconds)
     }

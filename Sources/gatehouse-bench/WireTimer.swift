@@ -46,10 +46,10 @@ final class WireTimer: HTTPClientResponseDelegate, @unchecked Sendable {
 
 extension LoadClient {
     /// A POST of a JSON body, expecting `status`, with the server's time on the wire.
-    func timedPost(_ path: String, json: Data, expect status: UInt) async throws -> WireTimer.Answer {
-        let request = try HTTPClient.Request(
-            url: base + path, method: .POST, headers: ["Content-Type": "application/json"], body: .data(json)
-        )
+    func timedPost(_ path: String, json: Data, headers: [String: String] = [:], expect status: UInt) async throws -> WireTimer.Answer {
+        var fields: HTTPHeaders = ["Content-Type": "application/json"]
+        for (name, value) in headers { fields.add(name: name, value: value) }
+        let request = try HTTPClient.Request(url: base + path, method: .POST, headers: fields, body: .data(json))
         let answer = try await http.execute(request: request, delegate: WireTimer()).futureResult.get()
         guard answer.status == status else { throw Failure(description: "POST \(path) answered \(answer.status)") }
         return answer
