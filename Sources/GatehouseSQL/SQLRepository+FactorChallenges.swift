@@ -30,7 +30,10 @@ extension SQLRepository: FactorChallengeRepository {
             id: challenge.id, userId: challenge.userID, factorId: challenge.factorID, createdAt: challenge.createdAt.milliseconds,
             expiresAt: challenge.expiresAt.milliseconds, failures: challenge.failures, completedAt: challenge.completedAt?.milliseconds
         )
-        try await write { try await database.insert(into: "factor_challenges").model(row).run() }
+        try await transaction { db in
+            try await db.delete(from: "factor_challenges").where("expires_at", .lessThan, challenge.createdAt.milliseconds).run()
+            try await db.insert(into: "factor_challenges").model(row).run()
+        }
     }
 
     public func challenge(id: String, userID: String) async throws -> FactorChallengeRecord? {
@@ -50,30 +53,28 @@ extension SQLRepository: FactorChallengeRepository {
         }
     }
 
-    public func completeChallenge(id: String, at date: Date) async throws -> Bool {
-        try await write {
-            try await database.raw("""
-                UPDATE factor_challenges SET completed_at = \(bind: date.milliseconds)
-                WHERE id = \(bind: id) AND completed_at IS NULL AND expires_at > \(bind: date.milliseconds)
-                AND failures < \(bind: FactorChallengeRecord.maximumFailures)
-                RETURNING id
-                """).first() != nil
-        }
-    }
-
-    public func deleteChallenges(expiredBefore date: Date) async throws -> Int {
-        try await write {
-            try await database.delete(from: "factor_challenges").where("expires_at", .lessThan, date.milliseconds).returning("id").all().count
-        }
+    /// A challenge answered (``SignInWrite/factorChallengeCompleted(id:at:)``), in one conditional
+    /// statement: only an open challenge (unanswered, unexpired, under five wrong answers)
+    /// returns the row, so a challenge completes once.
+    static func completeChallenge(id: String, at date: Date) -> SQLQueryString {
+        """
+        UPDATE factor_challenges SET completed_at = \(bind: date.milliseconds)
+        WHERE id = \(bind: id) AND completed_at IS NULL AND expires_at > \(bind: date.milliseconds)
+        AND failures < \(bind: FactorChallengeRecord.maximumFailures)
+        RETURNING id
+        """
     }
 
     public func replaceRecoveryCodes(userID: String, hashes: [String], at date: Date) async throws {
-        try await transaction { db in
-            try await db.delete(from: "recovery_codes").where("user_id", .equal, userID).run()
-            for hash in hashes {
-                try await db.insert(into: "recovery_codes").columns("user_id", "code_hash", "created_at")
-                    .values(SQLBind(userID), SQLBind(hash), SQLBind(date.milliseconds)).run()
-            }
+        try await transaction { db in try await Self.replaceRecoveryCodes(userID: userID, hashes: hashes, at: date, in: db) }
+    }
+
+    /// The account's recovery codes replaced inside the caller's transaction.
+    static func replaceRecoveryCodes(userID: String, hashes: [String], at date: Date, in db: any SQLDatabase) async throws {
+        try await db.delete(from: "recovery_codes").where("user_id", .equal, userID).run()
+        for hash in hashes {
+            try await db.insert(into: "recovery_codes").columns("user_id", "code_hash", "created_at")
+                .values(SQLBind(userID), SQLBind(hash), SQLBind(date.milliseconds)).run()
         }
     }
 

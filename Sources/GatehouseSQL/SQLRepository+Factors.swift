@@ -67,16 +67,16 @@ extension SQLRepository: FactorRepository {
             .first(decoding: FactorRow.self)?.record
     }
 
-    public func acceptStep(factorID: String, userID: String, step: Int64, at date: Date) async throws -> Bool {
-        try await write {
-            // One conditional statement: the step must be newer than any accepted before.
-            !(try await database.raw("""
-                UPDATE factors SET last_step = \(bind: step), status = 'verified',
-                verified_at = COALESCE(verified_at, \(bind: date.milliseconds))
-                WHERE id = \(bind: factorID) AND user_id = \(bind: userID) AND (last_step IS NULL OR last_step < \(bind: step))
-                RETURNING id
-                """).all()).isEmpty
-        }
+    /// A second factor's code accepted (``SignInWrite/factorStepAccepted(factorID:userID:step:at:)``),
+    /// in one conditional statement: the step must be newer than any accepted before, so of two
+    /// requests with one code exactly one returns the row.
+    static func acceptStep(factorID: String, userID: String, step: Int64, at date: Date) -> SQLQueryString {
+        """
+        UPDATE factors SET last_step = \(bind: step), status = 'verified',
+        verified_at = COALESCE(verified_at, \(bind: date.milliseconds))
+        WHERE id = \(bind: factorID) AND user_id = \(bind: userID) AND (last_step IS NULL OR last_step < \(bind: step))
+        RETURNING id
+        """
     }
 
     public func deleteFactor(id: String, userID: String) async throws -> Bool {

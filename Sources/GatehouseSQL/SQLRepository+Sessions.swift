@@ -68,7 +68,7 @@ extension SQLRepository: SessionRepository {
             revokedReason: session.revokedReason?.rawValue, deviceLabel: session.deviceLabel, address: session.address,
             lastSeenAt: session.lastSeenAt?.milliseconds, aal: session.assurance.level.rawValue, amr: session.assurance.storedMethods
         )
-        try await transaction { db in
+        let ended = try await transaction { db in
             try await db.insert(into: "sessions").model(row).run()
             switch credential {
             case .refreshToken(let token):
@@ -76,31 +76,58 @@ extension SQLRepository: SessionRepository {
             case .webSession(let web):
                 try await db.insert(into: "web_sessions").model(WebSessionRow(web)).run()
             }
-            for write in writes { try await Self.store(write, in: db) }
+            return try await Self.store(writes, in: db)
         }
+        for userID in ended { liveness.invalidate(userID: userID) }
     }
 
     public func storeSignInWrites(_ writes: [SignInWrite]) async throws {
         guard !writes.isEmpty else { return }
-        try await transaction { db in
-            for write in writes { try await Self.store(write, in: db) }
-        }
+        let ended = try await transaction { db in try await Self.store(writes, in: db) }
+        for userID in ended { liveness.invalidate(userID: userID) }
     }
 
-    /// Stores one of a sign-in's writes inside its transaction; a one-time secret found used
-    /// or expired fails it with ``RepositoryError/secretSpent``, so the caller's transaction
+    /// Stores a sign-in's writes inside its transaction; a one-time secret found used or
+    /// expired fails it with ``RepositoryError/secretSpent(_:)``, so the caller's transaction
     /// stores nothing.
-    static func store(_ write: SignInWrite, in db: any SQLDatabase) async throws {
-        switch write {
-        case .passkeyUsed(let credentialID, let signCount, let backedUp, let date):
-            try await db.raw(passkeyUse(credentialID: credentialID, signCount: signCount, backedUp: backedUp, at: date)).run()
-        case .failureStreakCleared(let key):
-            try await db.raw("DELETE FROM throttles WHERE key = \(bind: key)").run()
-        case .secretConsumed(let purpose, let id, let date):
-            guard try await db.raw(consume(purpose, id: id, at: date, unexpiredAt: date)).first() != nil else {
-                throw RepositoryError.secretSpent
+    /// - Returns: the users whose sessions the writes ended, for the caller to drop from
+    ///   ``liveness`` once the transaction commits.
+    static func store(_ writes: [SignInWrite], in db: any SQLDatabase) async throws -> [String] {
+        var ended: [String] = []
+        for write in writes {
+            switch write {
+            case .passkeyUsed(let credentialID, let signCount, let backedUp, let date):
+                try await db.raw(passkeyUse(credentialID: credentialID, signCount: signCount, backedUp: backedUp, at: date)).run()
+            case .failureStreakCleared(let key):
+                try await db.raw("DELETE FROM throttles WHERE key = \(bind: key)").run()
+            case .secretConsumed(let purpose, let id, let date):
+                try spending(write, try await db.raw(consume(purpose, id: id, at: date, unexpiredAt: date)).first())
+            case .factorStepAccepted(let factorID, let userID, let step, let date):
+                try spending(write, try await db.raw(acceptStep(factorID: factorID, userID: userID, step: step, at: date)).first())
+            case .factorChallengeCompleted(let id, let date):
+                try spending(write, try await db.raw(completeChallenge(id: id, at: date)).first())
+            case .recoveryCodesReplaced(let userID, let hashes, let date):
+                try await replaceRecoveryCodes(userID: userID, hashes: hashes, at: date, in: db)
+            case .sessionEnded(let id, let reason, let date):
+                let rows = try await db.raw(endSession(id: id, at: date, reason: reason)).all()
+                ended += try rows.map { try $0.decode(column: "user_id", as: String.self) }
             }
         }
+        return ended
+    }
+
+    /// A spending write's conditional statement returned `row`: none means another request
+    /// spent the secret first (or it expired).
+    private static func spending(_ write: SignInWrite, _ row: (any SQLRow)?) throws {
+        guard row != nil else { throw RepositoryError.secretSpent(write) }
+    }
+
+    /// One statement: the live session `id` ends, returning its user; no row if it had ended.
+    static func endSession(id: String, at date: Date, reason: SessionEndReason) -> SQLQueryString {
+        """
+        UPDATE sessions SET revoked_at = \(bind: date.milliseconds), revoked_reason = \(bind: reason.rawValue)
+        WHERE id = \(bind: id) AND revoked_at IS NULL RETURNING user_id
+        """
     }
 
     public func session(id: String) async throws -> SessionRecord? {
@@ -127,15 +154,8 @@ extension SQLRepository: SessionRepository {
     }
 
     public func revokeSession(id: String, at date: Date, reason: SessionEndReason) async throws {
-        let ended = try await write {
-            try await database.update("sessions")
-                .set("revoked_at", to: date.milliseconds)
-                .set("revoked_reason", to: reason.rawValue)
-                .where("id", .equal, id)
-                .where("revoked_at", .is, SQLLiteral.null)
-                .returning("user_id")
-                .all()
-        }
+        let statement = Self.endSession(id: id, at: date, reason: reason)
+        let ended = try await write { try await database.raw(statement).all() }
         for row in ended { liveness.invalidate(userID: try row.decode(column: "user_id", as: String.self)) }
     }
 

@@ -110,4 +110,47 @@ struct StepUpServiceTests {
             #expect(try await h.factors.list(userID: h.user.id).map(\.id) == [enrolment.factor.id])
         }
     }
+
+    /// Two answers racing with one first code: one verifies the factor (audited once), ends
+    /// the `aal1` session and opens the one `aal2` session, and the recovery codes it shows are
+    /// the ones that work; the other is refused and stores nothing of itself.
+    @Test func twoAnswersRacingWithOneFirstCodeStepUpOnceAndTheWinnersRecoveryCodesWork() async throws {
+        try await CoreHarness.with { h in
+            let first = try await h.signIn()
+            let principal = try await h.principal(of: first)
+            let enrolment = try await h.factors.enrol(principal, friendlyName: "Phone")
+            let code = try SecondFactorsServiceTests.code(enrolment, at: h.clock.now)
+            var grants: [Grant] = []
+            for _ in 0..<2 {
+                let challenge = try await h.factors.challenge(factorID: enrolment.factor.id, for: principal)
+                grants.append(h.factors.grant(challengeID: challenge.id, answer: .code(code), for: principal))
+            }
+            let outcomes = await withTaskGroup(of: Result<SignIn, GatehouseError>.self) { group in
+                for grant in grants {
+                    group.addTask {
+                        do { return .success(try await h.pipeline.stepUp(grant, of: principal, from: CoreHarness.client)) } catch {
+                            return .failure(error as? GatehouseError ?? .invalidRequest("\(error)"))
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let winners = outcomes.compactMap { try? $0.get() }
+            let refusals = outcomes.compactMap { outcome -> GatehouseError? in if case .failure(let error) = outcome { error } else { nil } }
+            #expect(winners.count == 1)
+            #expect(refusals.count == 1 && [.codeRejected(.expired), .codeRejected(.incorrect(attemptsLeft: 4))].contains(refusals.first))
+            let winner = try #require(winners.first)
+            #expect(h.events.all.filter { $0 == .factorVerified(userID: h.user.id, factorID: enrolment.factor.id) }.count == 1)
+            await #expect(throws: GatehouseError.sessionEnded) { try await h.pipeline.authenticate(accessToken: first.grant.accessToken) }
+            let stepped = try await h.principal(of: winner)
+            #expect(stepped.session.assurance.level == .aal2)
+            #expect(try await h.factors.recoveryCodesLeft(userID: h.user.id) == 10)
+            let recovery = try await h.factors.recoveryChallenge(for: stepped)
+            let code0 = try #require(winner.grant.recoveryCodes?.first)
+            _ = try await h.pipeline.stepUp(
+                h.factors.grant(challengeID: recovery.id, answer: .recoveryCode(code0), for: stepped), of: stepped, from: CoreHarness.client
+            )
+            #expect(try await h.factors.recoveryCodesLeft(userID: h.user.id) == 9, "the code the winner showed is one that works")
+        }
+    }
 }

@@ -27,20 +27,28 @@ import Testing
                 return await group.reduce(into: [Int]()) { if let failures = $1 { $0.append(failures) } }
             }
             #expect(counted.sorted() == [1, 2, 3, 4, 5], "each wrong answer counted once, none past five")
-            #expect(try await !repositories[1].completeChallenge(id: challenge.id, at: Self.now), "an ended challenge does not complete")
+            #expect(try await !FactorStorageContractTests.stored(.factorChallengeCompleted(id: challenge.id, at: Self.now), on: repositories[1]), "an ended challenge does not complete")
 
             let open = Self.challenge(user)
             try await repositories[1].createChallenge(open)
             let completed = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<6 {
-                    group.addTask { (try? await repositories[index % 2].completeChallenge(id: open.id, at: Self.now)) ?? false }
+                    group.addTask {
+                        (try? await FactorStorageContractTests.stored(.factorChallengeCompleted(id: open.id, at: Self.now), on: repositories[index % 2])) ?? false
+                    }
                 }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             #expect(completed == 1)
             #expect(try await repositories[0].challenge(id: open.id, userID: user.id)?.completedAt == Self.now)
             #expect(try await repositories[0].challenge(id: open.id, userID: "someone-else") == nil)
-            #expect(try await repositories[0].deleteChallenges(expiredBefore: Self.now.addingTimeInterval(301)) == 2)
+            let later = FactorChallengeRecord(
+                id: UUID().uuidString, userID: user.id, factorID: nil, createdAt: Self.now.addingTimeInterval(301), expiresAt: Self.now.addingTimeInterval(601)
+            )
+            try await repositories[1].createChallenge(later)
+            #expect(try await repositories[0].challenge(id: open.id, userID: user.id) == nil, "a new challenge removes the expired ones")
+            #expect(try await repositories[0].challenge(id: challenge.id, userID: user.id) == nil)
+            #expect(try await repositories[0].challenge(id: later.id, userID: user.id) != nil)
         }
     }
 

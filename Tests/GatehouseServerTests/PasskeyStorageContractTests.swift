@@ -116,8 +116,12 @@ import Testing
             }
             try await signIn("s1", challenge: "c1", count: 5, on: repository)
             #expect(try await repository.secret(.passkeyAuthentication, id: "c1")?.consumedAt == Self.now)
-            await #expect(throws: RepositoryError.secretSpent) { try await signIn("s2", challenge: "c1", count: 9, on: repository) }
-            await #expect(throws: RepositoryError.secretSpent) { try await signIn("s3", challenge: "c2", count: 9, on: repository) }
+            await #expect(throws: RepositoryError.secretSpent(.secretConsumed(purpose: .passkeyAuthentication, id: "c1", at: Self.now))) {
+                try await signIn("s2", challenge: "c1", count: 9, on: repository)
+            }
+            await #expect(throws: RepositoryError.secretSpent(.secretConsumed(purpose: .passkeyAuthentication, id: "c2", at: Self.now))) {
+                try await signIn("s3", challenge: "c2", count: 9, on: repository)
+            }
             #expect(try await repository.session(id: "s2") == nil)
             #expect(try await repository.session(id: "s3") == nil)
             #expect(try await repository.passkey(credentialID: [4])?.signCount == 5, "a refused sign-in's passkey use is not stored")

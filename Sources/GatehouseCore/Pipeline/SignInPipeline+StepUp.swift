@@ -7,17 +7,17 @@ extension SignInPipeline {
     /// The grant goes through the same limits and verifier as any sign-in and must prove the
     /// signed-in account. A new session then takes the old one's place (which ends as
     /// ``SessionEndReason/steppedUp``), carrying its methods and the new one, so every token of
-    /// the old session stops working and the new tokens say `aal2`.
+    /// the old session stops working and the new tokens say `aal2`. The new session, the old
+    /// one's end and the answer's use (the code's step, the challenge) commit together.
     /// - Parameters:
     ///   - principal: the session being stepped up.
     package func stepUp(_ grant: Grant, of principal: Principal, from client: ClientInfo) async throws -> SignIn {
         try await context.nearStorage {
-            let admitted = try await admitStepUp(grant, of: principal, from: client)
-            let signIn = try await openAPISession(
+            var admitted = try await admitStepUp(grant, of: principal, from: client)
+            admitted.writes.append(.sessionEnded(id: principal.session.id, reason: .steppedUp, at: now))
+            return try await openAPISession(
                 for: admitted, assurance: principal.session.assurance.steppedUp(with: grant.method, at: now), method: grant.method, client: client
             )
-            try await context.sessions.revokeSession(id: principal.session.id, at: now, reason: .steppedUp)
-            return signIn
         }
     }
 
@@ -27,7 +27,7 @@ extension SignInPipeline {
             let admitted = try await admitStepUp(grant, of: principal, from: client)
             let id = try await openWebSession(
                 for: admitted.user, method: grant.method, assurance: principal.session.assurance.steppedUp(with: grant.method, at: now),
-                client: client, replacing: webID, writes: admitted.writes
+                client: client, replacing: webID, writes: admitted.writes, reports: admitted.reports
             )
             var signIn = WebSignIn(sessionID: id, deviceToken: admitted.deviceToken)
             signIn.recoveryCodes = admitted.recoveryCodes

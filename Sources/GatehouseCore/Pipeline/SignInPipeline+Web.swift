@@ -14,24 +14,29 @@ extension SignInPipeline {
             let method = admitted.method ?? grant.method
             let id = try await openWebSession(
                 for: admitted.user, method: method, assurance: .signedIn(with: method, at: now), client: client, replacing: previousID,
-                writes: admitted.writes
+                writes: admitted.writes, reports: admitted.reports
             )
             return WebSignIn(sessionID: id, deviceToken: admitted.deviceToken, isNewUser: admitted.isNewUser)
         }
     }
 
-    /// Opens a web session for an admitted user, ending the one the browser held; returns its id.
-    /// - Parameter writes: the sign-in's own writes, stored with the session.
+    /// Opens a web session for an admitted user, ending the one the browser held in the same
+    /// transaction; returns its id.
+    /// - Parameters:
+    ///   - writes: the sign-in's own writes, stored with the session.
+    ///   - reports: events those writes make true, reported once they are stored.
     package func openWebSession(
         for user: UserRecord, method: SignInMethodName, assurance: SessionAssurance, client: ClientInfo, replacing previousID: String?,
-        writes: [SignInWrite] = []
+        writes: [SignInWrite] = [], reports: [SecurityEvent] = []
     ) async throws -> String {
+        var writes = writes
         if let previousID, let previous = try await context.sessions.webSession(hash: WebSessionID.hash(previousID)) {
-            try await context.sessions.revokeSession(id: previous.sessionID, at: now, reason: .webSessionReplaced)
+            writes.append(.sessionEnded(id: previous.sessionID, reason: .webSessionReplaced, at: now))
         }
         let id = WebSessionID.generate()
         _ = try await openSession(
-            for: user, method: method, client: client, lifetime: settings.webSessionLifetime, assurance: assurance, writes: writes
+            for: user, method: method, client: client, lifetime: settings.webSessionLifetime, assurance: assurance, writes: writes,
+            reports: reports
         ) { session in
             .webSession(WebSessionRecord(
                 idHash: WebSessionID.hash(id), sessionID: session.id, createdAt: session.createdAt, lastSeenAt: session.createdAt

@@ -57,7 +57,7 @@ public final class SignInPipeline: Sendable {
         let refresh = RefreshToken.generate()
         let session = try await openSession(
             for: admitted.user, method: method, client: client, lifetime: settings.refreshTokenLifetime, assurance: assurance,
-            writes: admitted.writes
+            writes: admitted.writes, reports: admitted.reports
         ) { session in
             .refreshToken(RefreshTokenRecord(tokenHash: RefreshToken.hash(refresh), sessionID: session.id, createdAt: session.createdAt))
         }
@@ -76,7 +76,9 @@ public final class SignInPipeline: Sendable {
         try await context.nearStorage {
             var admitted = try await admission(grant, from: client)
             try await storingSignIn { try await context.sessions.storeSignInWrites(admitted.writes) }
+            for event in admitted.reports { context.report(event, client: client) }
             admitted.writes = []
+            admitted.reports = []
             return admitted
         }
     }
@@ -142,7 +144,7 @@ public final class SignInPipeline: Sendable {
         return Admission(
             user: user, deviceToken: success.deviceToken, isNewUser: verified.isNewUser,
             hasSecondFactor: verified.hasSecondFactor, flow: verified.flow, recoveryCodes: verified.recoveryCodes, method: verified.method,
-            writes: verified.writes + success.writes
+            writes: verified.writes + success.writes, reports: verified.reports
         )
     }
 
@@ -183,14 +185,14 @@ public final class SignInPipeline: Sendable {
 
     /// Stores what a sign-in writes; a one-time secret another request spent first refuses it.
     ///
-    /// The one secret spent this way is a passkey's challenge
-    /// (``SignInWrite/secretConsumed(purpose:id:at:)``): the loser of two requests racing with
-    /// one assertion gets the answer a replay gets.
+    /// The secrets spent this way are a passkey's challenge and a second factor's code and
+    /// challenge: the loser of two requests racing with one proof is refused with the write's
+    /// ``SignInWrite/refusalWhenSpent``, and nothing of its sign-in is stored.
     func storingSignIn<T>(_ store: () async throws -> T) async throws -> T {
         do {
             return try await store()
-        } catch RepositoryError.secretSpent {
-            throw GatehouseError.passkeyRejected(.challengeExpired)
+        } catch RepositoryError.secretSpent(let write) {
+            throw write.refusalWhenSpent ?? GatehouseError.invalidCredentials
         }
     }
 
@@ -198,10 +200,11 @@ public final class SignInPipeline: Sendable {
     /// - Parameters:
     ///   - lifetime: seconds until the session ends, however it is used.
     ///   - writes: the sign-in's own writes, stored in the same transaction.
+    ///   - reports: events those writes make true, reported once they are stored.
     ///   - credential: the refresh token or web session id that will hold the session.
     func openSession(
         for user: UserRecord, method: SignInMethodName, client: ClientInfo, lifetime: Int, assurance: SessionAssurance,
-        writes: [SignInWrite] = [], credential: (SessionRecord) -> SessionCredential
+        writes: [SignInWrite] = [], reports: [SecurityEvent] = [], credential: (SessionRecord) -> SessionCredential
     ) async throws -> SessionRecord {
         let start = now
         let session = SessionRecord(
@@ -211,6 +214,7 @@ public final class SignInPipeline: Sendable {
         )
         let made = credential(session)
         try await storingSignIn { try await context.sessions.createSession(session, credential: made, with: writes) }
+        for event in reports { context.report(event, client: client) }
         let kind = if case .webSession = made { "web" } else { "api" }
         context.logger.info("Sign-in succeeded", metadata: [
             "user.id": "\(user.id)", "session.id": "\(session.id)", "session.kind": "\(kind)", "method": "\(method.rawValue)",
@@ -258,6 +262,8 @@ package struct Verified: Sendable {
     package var method: SignInMethodName?
     /// What the sign-in stores besides its session, in the session's transaction.
     package var writes: [SignInWrite] = []
+    /// Events those writes make true (a factor verified), reported once they are stored.
+    package var reports: [SecurityEvent] = []
 }
 
 /// A grant that passed every limit and its verifier.
@@ -273,4 +279,6 @@ package struct Admission: Sendable {
     package var method: SignInMethodName?
     /// The verifier's writes, not yet stored (see ``admit(_:from:)``).
     package var writes: [SignInWrite] = []
+    /// As ``Verified/reports``: reported with the writes' storing.
+    package var reports: [SecurityEvent] = []
 }

@@ -3,9 +3,10 @@ import Foundation
 /// Where second factors are kept.
 ///
 /// Atomicity: ``addFactor(_:maximum:unverifiedSince:)`` counts and inserts in one transaction
-/// with the account's row locked, so racing enrolments never pass the limit;
-/// ``acceptStep(factorID:userID:step:at:)`` is one conditional `UPDATE`, so of two requests
-/// presenting the same code (or two codes of one step) exactly one is accepted.
+/// with the account's row locked, so racing enrolments never pass the limit. A code's step is
+/// accepted in the sign-in's own transaction
+/// (``SignInWrite/factorStepAccepted(factorID:userID:step:at:)``, one conditional `UPDATE`), so
+/// of two requests presenting the same code (or two codes of one step) exactly one is accepted.
 public protocol FactorRepository: Sendable {
     /// Stores a new factor unless the account already has `maximum` factors (verified ones, and
     /// unverified ones created at or after `unverifiedSince`); returns whether it was stored.
@@ -14,9 +15,6 @@ public protocol FactorRepository: Sendable {
     func factors(userID: String) async throws -> [FactorRecord]
     /// One of the account's factors.
     func factor(id: String, userID: String) async throws -> FactorRecord?
-    /// Accepts a code's step: only when it is newer than every step accepted before on this
-    /// factor. The first accepted step verifies an unverified factor. Returns whether it was accepted.
-    func acceptStep(factorID: String, userID: String, step: Int64, at date: Date) async throws -> Bool
     /// Removes one of the account's factors; returns whether it existed.
     func deleteFactor(id: String, userID: String) async throws -> Bool
     /// Removes every factor of the account (an operator's reset); returns their ids.

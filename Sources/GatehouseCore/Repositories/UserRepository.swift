@@ -66,9 +66,9 @@ public enum RepositoryError: Error, Equatable {
     case schemaOutOfDate(applied: Int, expected: Int)
     /// The removal would leave the account with no way in; nothing was removed.
     case lastWayIn
-    /// A sign-in's one-time secret was used (or expired) before its session could be stored;
-    /// nothing of the sign-in was stored.
-    case secretSpent
+    /// A sign-in's one-time secret (the write that found it spent) was used, or expired, before
+    /// its session could be stored; nothing of the sign-in was stored.
+    case secretSpent(SignInWrite)
 }
 
 extension RepositoryError: CustomStringConvertible {

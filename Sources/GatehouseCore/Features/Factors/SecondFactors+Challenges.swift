@@ -8,19 +8,24 @@ extension SecondFactors: GrantVerifier {
 
     /// Starts a challenge of one of the signed-in account's factors (a verified one, or one
     /// waiting for its first code); its answer is a ``Grant/secondFactor(_:)``.
+    /// Its read and its one write run one after the other on the storage's thread.
     /// - Throws: ``GatehouseError/notFound`` for no such live factor.
     package func challenge(factorID: String, for principal: Principal) async throws -> FactorChallengeRecord {
-        guard let factor = try await factors.factor(id: factorID, userID: principal.user.id), isLive(factor) else {
-            throw GatehouseError.notFound
+        try await context.nearStorage {
+            guard let factor = try await factors.factor(id: factorID, userID: principal.user.id), isLive(factor) else {
+                throw GatehouseError.notFound
+            }
+            return try await newChallenge(factorID: factor.id, userID: principal.user.id)
         }
-        return try await newChallenge(factorID: factor.id, userID: principal.user.id)
     }
 
     /// Starts a challenge any of the account's recovery codes answers (and any of its factors'
     /// codes, when `factorID` names none).
     package func recoveryChallenge(for principal: Principal) async throws -> FactorChallengeRecord {
-        guard try await context.hasVerifiedFactor(userID: principal.user.id) else { throw GatehouseError.notFound }
-        return try await newChallenge(factorID: nil, userID: principal.user.id)
+        try await context.nearStorage {
+            guard try await context.hasVerifiedFactor(userID: principal.user.id) else { throw GatehouseError.notFound }
+            return try await newChallenge(factorID: nil, userID: principal.user.id)
+        }
     }
 
     /// The grant answering a challenge for the signed-in account.
@@ -32,7 +37,6 @@ extension SecondFactors: GrantVerifier {
 
     private func newChallenge(factorID: String?, userID: String) async throws -> FactorChallengeRecord {
         let now = context.now
-        _ = try await factors.deleteChallenges(expiredBefore: now)
         let challenge = FactorChallengeRecord(
             id: UUID().uuidString.lowercased(), userID: userID, factorID: factorID, createdAt: now,
             expiresAt: now.addingTimeInterval(Self.challengeLifetime)
@@ -70,25 +74,34 @@ extension SecondFactors: GrantVerifier {
             guard let factorID = challenge.factorID, let factor = try await factors.factor(id: factorID, userID: user.id), isLive(factor),
                   let secret = FactorSecret.open(factor.sealedSecret, factorID: factor.id, kek: kek)
             else { throw GatehouseError.codeRejected(.expired) }
-            // Only a first code can make the account's first verified factor (and its recovery codes).
-            let firstFactor = factor.status == .unverified ? try await !context.hasVerifiedFactor(userID: user.id) : false
-            guard let step = TOTP(secret: secret).match(code.filter { $0 != " " }, at: now),
-                  try await factors.acceptStep(factorID: factor.id, userID: user.id, step: step, at: now)
-            else { return try await refuse(challenge) }
-            guard try await factors.completeChallenge(id: challenge.id, at: now) else { throw GatehouseError.codeRejected(.expired) }
+            // A step at or before the last accepted one is a replay; the session's transaction
+            // checks again, so of two requests racing with one code only one stores its sign-in.
+            guard let step = TOTP(secret: secret).match(code.filter { $0 != " " }, at: now), factor.lastStep.map({ $0 < step }) ?? true else {
+                return try await refuse(challenge)
+            }
             var verified = Verified(user: user)
+            verified.writes = [
+                .factorStepAccepted(factorID: factor.id, userID: user.id, step: step, at: now),
+                .factorChallengeCompleted(id: challenge.id, at: now),
+            ]
             if factor.status == .unverified {
-                context.report(.factorVerified(userID: user.id, factorID: factor.id), client: client)
-                if firstFactor, policy.recoveryCodes { verified.recoveryCodes = try await replaceRecoveryCodes(userID: user.id) }
+                verified.reports = [.factorVerified(userID: user.id, factorID: factor.id)]
+                // Only a first code can make the account's first verified factor (and its recovery codes).
+                if policy.recoveryCodes, try await !context.hasVerifiedFactor(userID: user.id) {
+                    let codes = RecoveryCodes.generate()
+                    verified.recoveryCodes = codes
+                    verified.writes.append(.recoveryCodesReplaced(userID: user.id, hashes: codes.map { RecoveryCodes.hash($0, userID: user.id) }, at: now))
+                }
             }
             return verified
         case .recoveryCode(let code):
             guard try await factors.useRecoveryCode(userID: user.id, hash: RecoveryCodes.hash(code, userID: user.id), at: now) else {
                 return try await refuse(challenge)
             }
-            guard try await factors.completeChallenge(id: challenge.id, at: now) else { throw GatehouseError.codeRejected(.expired) }
             try await recoveryCodeUsed(by: user, from: client)
-            return Verified(user: user)
+            var verified = Verified(user: user)
+            verified.writes = [.factorChallengeCompleted(id: challenge.id, at: now)]
+            return verified
         }
     }
 
