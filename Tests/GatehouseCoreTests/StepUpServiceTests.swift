@@ -153,4 +153,21 @@ struct StepUpServiceTests {
             #expect(try await h.factors.recoveryCodesLeft(userID: h.user.id) == 9, "the code the winner showed is one that works")
         }
     }
+
+    /// A session stepped up again names each method once, at its latest use, so its `amr` (and
+    /// its tokens) stop growing: before, each step-up added an entry.
+    @Test func aSessionSteppedUpAgainNamesEachMethodOnceAtItsLatestUse() async throws {
+        try await CoreHarness.with { h in
+            let (enrolment, stepped) = try await Self.enrolled(h)
+            var signIn = stepped
+            for _ in 0..<3 {
+                h.clock.advance(60)
+                let code = try SecondFactorsServiceTests.code(enrolment, at: h.clock.now)
+                signIn = try await h.answer(enrolment, code: code, as: try await h.principal(of: signIn))
+            }
+            let claims = try await h.pipeline.tokens.verify(signIn.grant.accessToken, now: h.clock.now)
+            #expect(claims.amr?.map(\.method) == [.password, .totp])
+            #expect(claims.amr?.last?.timestamp == Int(h.clock.now.timeIntervalSince1970.rounded(.down)), "the latest use")
+        }
+    }
 }

@@ -24,8 +24,13 @@ public struct SessionAssurance: Sendable, Equatable {
     }
 
     /// This assurance with a second factor proved at `date`: `aal2`.
+    ///
+    /// Each method is named once, at its latest use: a method proved again moves to the end
+    /// with its new time, so a session stepped up again and again keeps a short `amr` (and its
+    /// access tokens a steady size) instead of one entry more per step-up.
     package func steppedUp(with method: SignInMethodName, at date: Date) -> SessionAssurance {
-        SessionAssurance(level: .aal2, methods: methods + [Self.reference(method, at: date)])
+        let proved = Self.reference(method, at: date)
+        return SessionAssurance(level: .aal2, methods: methods.filter { $0.method != proved.method } + [proved])
     }
 
     /// When the session last proved a factor (its newest method), if it names any.
