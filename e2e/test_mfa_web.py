@@ -83,6 +83,8 @@ def test_mfa_web_setUpFromHome_signOut_signInAgain_wrongCodeThenRightCode_atPhon
     assert len(codes) == 10 and len(set(codes)) == 10
     assert urllib.parse.unquote(el(driver, "download-codes").get_attribute("href")).endswith("\n".join(codes) + "\n")
     assert el(driver, "copy-codes").is_displayed(), "Copy shows where the page has a clipboard"
+    copy, download = el(driver, "copy-codes").rect, el(driver, "download-codes").rect
+    assert (copy["y"], copy["height"]) == (download["y"], download["height"]), f"Copy and Download side by side, one size: {copy} {download}"
     el(driver, "codes-done").click()
     wait_for(driver, lambda d: path(d) == "/home")
     assert el(driver, "two-step-on").text == "Two-step verification is on."
