@@ -88,9 +88,9 @@ extension SecondFactors: GrantVerifier {
                 verified.reports = [.factorVerified(userID: user.id, factorID: factor.id)]
                 // Only a first code can make the account's first verified factor (and its recovery codes).
                 if policy.recoveryCodes, try await !context.hasVerifiedFactor(userID: user.id) {
-                    let codes = RecoveryCodes.generate()
+                    let (codes, hashes) = newRecoveryCodes(userID: user.id)
                     verified.recoveryCodes = codes
-                    verified.writes.append(.recoveryCodesReplaced(userID: user.id, hashes: codes.map { RecoveryCodes.hash($0, userID: user.id) }, at: now))
+                    verified.writes.append(.recoveryCodesReplaced(userID: user.id, hashes: hashes, at: now))
                 }
             }
             return verified

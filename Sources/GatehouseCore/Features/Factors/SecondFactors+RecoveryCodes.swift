@@ -19,9 +19,15 @@ extension SecondFactors {
     }
 
     func replaceRecoveryCodes(userID: String) async throws -> [String] {
-        let codes = RecoveryCodes.generate()
-        try await factors.replaceRecoveryCodes(userID: userID, hashes: codes.map { RecoveryCodes.hash($0, userID: userID) }, at: context.now)
+        let (codes, hashes) = newRecoveryCodes(userID: userID)
+        try await factors.replaceRecoveryCodes(userID: userID, hashes: hashes, at: context.now)
         return codes
+    }
+
+    /// A new set of recovery codes for the account and the hashes stored in their place.
+    func newRecoveryCodes(userID: String) -> (codes: [String], hashes: [String]) {
+        let codes = RecoveryCodes.generate()
+        return (codes, codes.map { RecoveryCodes.hash($0, userID: userID) })
     }
 
     /// Audits a recovery code's use and mails the account's address.
