@@ -44,8 +44,7 @@ enum GoogleBench {
                 password.append((ContinuousClock.now - start).seconds)
             }
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] * 1000 }
-        let known = median(google), created = median(fresh), hashed = median(password)
+        let known = google.milliseconds(at: 0.5), created = fresh.milliseconds(at: 0.5), hashed = password.milliseconds(at: 0.5)
         print(String(format: "Google sign-in (ID token, warm keys, existing account), median of 200: %.2f ms = %.3f × a password sign-in (%.1f ms, argon2id)", known, known / hashed, hashed))
         print(String(format: "Google sign-in that creates the account, median of 200: %.2f ms = %.3f × a password sign-in", created, created / hashed))
         try await load.shutdown()

@@ -52,10 +52,9 @@ enum SecondFactorBench {
             verifies.append(verified.serverTime)
             both.append(challenge.serverTime + verified.serverTime)
         }
-        func percentile(_ values: [Double], _ p: Double) -> Double { values.sorted()[min(values.count - 1, Int(Double(values.count) * p))] * 1000 }
         print(String(
             format: "Second-factor step-up (challenge + verify, TOTP), %d rounds: server time p50 %.2f ms, p99 %.2f ms; verify alone p50 %.2f ms, the challenge p50 %.2f ms",
-            rounds, percentile(both, 0.5), percentile(both, 0.99), percentile(verifies, 0.5), percentile(challenges, 0.5)
+            rounds, both.milliseconds(at: 0.5), both.milliseconds(at: 0.99), verifies.milliseconds(at: 0.5), challenges.milliseconds(at: 0.5)
         ))
         try await load.shutdown()
         await server.stop()
