@@ -121,7 +121,7 @@ package struct PasskeyService: Sendable {
                   challenge.consumedAt == nil, challenge.expiresAt > now
             else { throw PasskeyFailure.challengeExpired }
             do {
-                return try await verifyPasskey(assertion, clientData: clientData, challengeID: challengeID)
+                return try await checkCredential(of: assertion, clientData: clientData, challengeID: challengeID)
             } catch {
                 // The refusal's own answer wins over a failing write, as in the pipeline's refusals.
                 _ = try? await store.challenges.consumeSecret(.passkeyAuthentication, id: challengeID, at: now, unexpiredAt: nil)
@@ -133,7 +133,7 @@ package struct PasskeyService: Sendable {
     }
 
     /// The checks after the challenge's: the credential, its account and the assertion.
-    private func verifyPasskey(_ assertion: PasskeyAssertion, clientData: ClientData, challengeID: String) async throws -> Verified {
+    private func checkCredential(of assertion: PasskeyAssertion, clientData: ClientData, challengeID: String) async throws -> Verified {
         guard let userHandle = assertion.userHandle else { throw PasskeyFailure.malformed("userHandle") }
         let handle = Data(userHandle).base64URLEncoded()
         guard let (credential, owner) = try await store.credentials.passkey(credentialID: assertion.rawID, handle: handle) else {
