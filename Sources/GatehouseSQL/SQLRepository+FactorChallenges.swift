@@ -31,9 +31,15 @@ extension SQLRepository: FactorChallengeRepository {
             expiresAt: challenge.expiresAt.milliseconds, failures: challenge.failures, completedAt: challenge.completedAt?.milliseconds
         )
         try await transaction { db in
-            try await db.delete(from: "factor_challenges").where("expires_at", .lessThan, challenge.createdAt.milliseconds).run()
+            try await db.raw(Self.removeExpiredChallenges(before: challenge.createdAt)).run()
             try await db.insert(into: "factor_challenges").model(row).run()
         }
+    }
+
+    /// One statement: the challenges that expired before `date` are removed (each new challenge
+    /// runs it in its insert's transaction; the `factor_challenges_expires_at` index serves it).
+    package static func removeExpiredChallenges(before date: Date) -> SQLQueryString {
+        "DELETE FROM factor_challenges WHERE expires_at < \(bind: date.milliseconds)"
     }
 
     public func challenge(id: String, userID: String) async throws -> FactorChallengeRecord? {

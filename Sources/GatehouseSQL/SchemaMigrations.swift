@@ -26,7 +26,7 @@ package struct SchemaMigrations: Sendable {
             Self.identities, Self.throttlesAndSecrets, Self.webSessions, Self.signingKeys, Self.oneStatementRotation,
             Self.phoneCodes, Self.oidcFlows, Self.sessionDevices, Self.oneTimeSecrets, Self.passkeys,
             Self.auditLog, Self.bans, Self.sessionChanges, Self.factors, Self.secondFactorChallenges, Self.providerGrants, Self.deletionGrace,
-            Self.outbox,
+            Self.outbox, Self.challengeExpiry,
         ]
     }
 
