@@ -17,6 +17,13 @@ import NIOCore
 struct Bench {
     static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let refusal = BenchUsage.refusal(of: arguments) {
+            guard refusal.isEmpty else {
+                FileHandle.standardError.write(Data("gatehouse-bench: \(refusal)\n".utf8))
+                exit(2)
+            }
+            return print(BenchUsage.text)
+        }
         if arguments.first == "target", arguments.count >= 3 {
             let pids = arguments.dropFirst(3).compactMap { Int32($0) }
             return try await TargetBench.run(url: arguments[1], seconds: Double(arguments[2]) ?? 8, pids: pids)

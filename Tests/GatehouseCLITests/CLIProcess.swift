@@ -15,23 +15,34 @@ struct CLIProcess {
         return tests.deletingLastPathComponent().appendingPathComponent("gatehouse")
     }
 
-    /// Runs `gatehouse` with `arguments` and `input` on stdin, in `directory`, and waits for it
-    /// on a Dispatch thread: a test never blocks the cooperative pool, which the in-process
-    /// servers of other tests need (this machine has two cores, so the pool has two threads).
+    /// Another product built beside the test bundle (`gatehouse-bench`).
+    static func sibling(_ name: String) -> URL {
+        let tests = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return tests.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// Runs `gatehouse` (or `executable`) with `arguments` and `input` on stdin, in `directory`,
+    /// and waits for it on a Dispatch thread: a test never blocks the cooperative pool, which the
+    /// in-process servers of other tests need (this machine has two cores, so the pool has two
+    /// threads).
     static func run(
-        _ arguments: [String], input: String = "", environment: [String: String] = [:], in directory: URL
+        _ arguments: [String], input: String = "", environment: [String: String] = [:], in directory: URL, executable: URL = binary
     ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try runBlocking(arguments, input: input, environment: environment, in: directory) })
+                continuation.resume(with: Swift.Result {
+                    try runBlocking(arguments, input: input, environment: environment, in: directory, executable: executable)
+                })
             }
         }
     }
 
-    private static func runBlocking(_ arguments: [String], input: String, environment: [String: String], in directory: URL) throws -> Result {
+    private static func runBlocking(
+        _ arguments: [String], input: String, environment: [String: String], in directory: URL, executable: URL
+    ) throws -> Result {
         let process = Process()
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
