@@ -13,28 +13,30 @@ enum BenchUsage {
                gatehouse-bench target URL SECONDS [PID ...]
         """
 
-    /// The phases and how many numbers each takes after its name, at most.
-    private static let phases: [String: Int] = [
-        "logins": 2, "signup": 1, "operations": 1, "bound": 1, "bounds": 1,
-        "hashes": 0, "passkey": 0, "factor": 0, "google": 0, "memory": 0,
+    /// Each phase that runs alone, and the numbers it takes after its name.
+    private static let phases: [String: [String]] = [
+        "logins": ["seconds", "rounds"], "signup": ["seconds"], "operations": ["seconds"], "bound": ["seconds"], "bounds": ["seconds"],
+        "hashes": [], "passkey": [], "factor": [], "google": [], "memory": [],
     ]
 
-    /// `nil` for arguments a phase takes; `""` for a request for help; otherwise why not.
+    /// `nil` for arguments a phase takes; `""` for a request for help; otherwise why not, in one line.
     static func refusal(of arguments: [String]) -> String? {
         guard let first = arguments.first else { return nil }
         if first == "--help" || first == "-h" || first == "help" { return "" }
         if first == "target" {
-            guard arguments.count >= 3, Double(arguments[2]) != nil, arguments.dropFirst(3).allSatisfy({ Int32($0) != nil }) else {
-                return "target needs a URL, seconds and process ids (--help for usage)"
+            let pids = arguments.dropFirst(3)
+            guard arguments.count >= 3, (Double(arguments[2]) ?? 0) > 0, pids.allSatisfy({ Int32($0) != nil }) else {
+                return "usage: gatehouse-bench target URL SECONDS [PID ...]"
             }
             return nil
         }
-        if Double(first) != nil { return arguments.count == 1 ? nil : "the whole benchmark takes one number, seconds (--help for usage)" }
-        guard let numbers = phases[first] else { return "unknown phase '\(first)' (--help for usage)" }
-        let rest = Array(arguments.dropFirst())
-        let rounds = first == "logins" && rest.count == 2 ? Int(rest[1]).map { $0 > 0 } ?? false : true
-        guard rest.count <= numbers, rest.allSatisfy({ Double($0) != nil }), rounds else {
-            return "\(first) takes at most \(numbers) number\(numbers == 1 ? "" : "s") (--help for usage)"
+        if let seconds = Double(first) { return arguments.count == 1 && seconds > 0 ? nil : "usage: gatehouse-bench [seconds]" }
+        guard let names = phases[first] else { return "unknown phase '\(first)' (gatehouse-bench --help lists them)" }
+        let numbers = Array(arguments.dropFirst())
+        let positive = numbers.allSatisfy { Double($0).map { $0 > 0 } ?? false }
+        let whole = names.count < 2 || numbers.count < 2 || Int(numbers[1]) != nil  // rounds
+        guard numbers.count <= names.count, positive, whole else {
+            return "usage: gatehouse-bench " + ([first] + names.map { "[\($0)]" }).joined(separator: " ")
         }
         return nil
     }

@@ -6,9 +6,8 @@ import Testing
     static let bench = CLIProcess.sibling("gatehouse-bench")
 
     @Test func helpPrintsTheUsageAndRunsNoPhase() async throws {
-        let directory = try CLIProcess.temporaryDirectory()
         for flag in ["--help", "-h"] {
-            let result = try await CLIProcess.run([flag], in: directory, executable: Self.bench)
+            let result = try await CLIProcess.run([flag], in: FileManager.default.temporaryDirectory, executable: Self.bench)
             #expect(result.status == 0)
             #expect(result.stdout.hasPrefix("usage: gatehouse-bench [seconds]"))
             #expect(result.stdout.contains("gatehouse-bench logins [seconds] [rounds]"))
@@ -17,19 +16,21 @@ import Testing
     }
 
     @Test(arguments: [
-        (["logns"], "unknown phase 'logns'"),
-        (["logins", "6", "three"], "logins takes at most 2 numbers"),
-        (["logins", "6", "3", "1"], "logins takes at most 2 numbers"),
-        (["passkey", "8"], "passkey takes at most 0 numbers"),
-        (["8", "3"], "the whole benchmark takes one number"),
-        (["target"], "target needs a URL, seconds and process ids"),
-        (["target", "http://127.0.0.1:1", "8", "server"], "target needs a URL, seconds and process ids"),
+        (["logns"], "unknown phase 'logns' (gatehouse-bench --help lists them)"),
+        (["logins", "6", "three"], "usage: gatehouse-bench logins [seconds] [rounds]"),
+        (["logins", "6", "2.5"], "usage: gatehouse-bench logins [seconds] [rounds]"),
+        (["logins", "6", "3", "1"], "usage: gatehouse-bench logins [seconds] [rounds]"),
+        (["signup", "-1"], "usage: gatehouse-bench signup [seconds]"),
+        (["passkey", "8"], "usage: gatehouse-bench passkey"),
+        (["8", "3"], "usage: gatehouse-bench [seconds]"),
+        (["0"], "usage: gatehouse-bench [seconds]"),
+        (["target"], "usage: gatehouse-bench target URL SECONDS [PID ...]"),
+        (["target", "http://127.0.0.1:1", "8", "server"], "usage: gatehouse-bench target URL SECONDS [PID ...]"),
     ])
     func aBadArgumentIsRefusedInOneLineBeforeAnyPhaseRuns(arguments: [String], reason: String) async throws {
-        let result = try await CLIProcess.run(arguments, in: try CLIProcess.temporaryDirectory(), executable: Self.bench)
+        let result = try await CLIProcess.run(arguments, in: FileManager.default.temporaryDirectory, executable: Self.bench)
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty, "no phase started")
-        #expect(result.stderr.hasPrefix("gatehouse-bench: \(reason)"))
-        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr == "gatehouse-bench: \(reason)\n")
     }
 }

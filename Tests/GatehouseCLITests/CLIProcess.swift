@@ -11,8 +11,7 @@ struct CLIProcess {
     /// The binary next to the test bundle, or `$GATEHOUSE_BIN`.
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["GATEHOUSE_BIN"] { return URL(fileURLWithPath: path) }
-        let tests = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        return tests.deletingLastPathComponent().appendingPathComponent("gatehouse")
+        return sibling("gatehouse")
     }
 
     /// Another product built beside the test bundle (`gatehouse-bench`).
