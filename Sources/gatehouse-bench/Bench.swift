@@ -17,14 +17,14 @@ import NIOCore
 struct Bench {
     static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let refusal = BenchUsage.refusal(of: arguments) {
-            guard refusal.isEmpty else {
-                FileHandle.standardError.write(Data("gatehouse-bench: \(refusal)\n".utf8))
-                exit(2)
-            }
-            return print(BenchUsage.text)
+        switch BenchUsage.verdict(on: arguments) {
+        case .run: break
+        case .help: return print(BenchUsage.text)
+        case .refused(let reason):
+            FileHandle.standardError.write(Data("gatehouse-bench: \(reason)\n".utf8))
+            exit(2)
         }
-        if arguments.first == "target", arguments.count >= 3 {
+        if arguments.first == "target" {  // its URL and seconds are there: checked above
             let pids = arguments.dropFirst(3).compactMap { Int32($0) }
             return try await TargetBench.run(url: arguments[1], seconds: Double(arguments[2]) ?? 8, pids: pids)
         }

@@ -19,10 +19,25 @@ enum BenchUsage {
         "hashes": [], "passkey": [], "factor": [], "google": [], "memory": [],
     ]
 
-    /// `nil` for arguments a phase takes; `""` for a request for help; otherwise why not, in one line.
-    static func refusal(of arguments: [String]) -> String? {
+    /// What to do with the command line's arguments.
+    enum Verdict: Equatable {
+        /// A phase, or the whole benchmark, takes them.
+        case run
+        /// The usage was asked for.
+        case help
+        /// Why not, in one line.
+        case refused(String)
+    }
+
+    /// What to do with `arguments`: run, print the usage, or refuse them.
+    static func verdict(on arguments: [String]) -> Verdict {
+        if ["--help", "-h", "help"].contains(arguments.first) { return .help }
+        return refusal(of: arguments).map(Verdict.refused) ?? .run
+    }
+
+    /// `nil` for arguments a phase takes; otherwise why not, in one line.
+    private static func refusal(of arguments: [String]) -> String? {
         guard let first = arguments.first else { return nil }
-        if first == "--help" || first == "-h" || first == "help" { return "" }
         if first == "target" {
             let pids = arguments.dropFirst(3)
             guard arguments.count >= 3, (Double(arguments[2]) ?? 0) > 0, pids.allSatisfy({ Int32($0) != nil }) else {
