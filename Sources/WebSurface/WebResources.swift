@@ -1,14 +1,24 @@
 import Foundation
 import Mustache
 
-/// The web screen's files, loaded once from the module's resources: two templates, one
-/// stylesheet, one script, and the OpenAPI document.
+/// The web screens' files, read and parsed once per process from the module's resources: the
+/// Mustache templates, the stylesheet, the scripts and the OpenAPI document.
+///
+/// Every server a process builds shares them (the test suites build hundreds, and parsing the
+/// templates again for each took about a twentieth of their CPU time).
 package struct WebResources: Sendable {
     package let templates: MustacheLibrary
     /// Served files by name: (content type, body).
     package let assets: [String: (type: String, body: String)]
 
+    /// The process's one copy, read on first use; a failure to read is the same failure each time.
     package static func load() throws -> WebResources {
+        try loaded.get()
+    }
+
+    private static let loaded = Result { try read() }
+
+    private static func read() throws -> WebResources {
         guard let folder = Bundle.module.url(forResource: "Resources", withExtension: nil) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "GatehouseServer resources"])
         }
