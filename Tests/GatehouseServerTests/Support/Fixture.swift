@@ -39,7 +39,7 @@ struct Fixture {
         self.argon2 = argon2
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        databasePath = try await TestDatabase.make(sqliteFolder: directory)
+        databasePath = try await TestDatabase.make(sqliteFolder: directory, migrated: true)
         try await withAdministration { try await $0.create(email: Self.email, name: Self.name, password: Self.password) }
     }
 
