@@ -19,7 +19,7 @@ actor MigratedTemplate {
     func name(on server: String) async throws -> String {
         if let task = making[server] { return try await task.value }
         let task = Task {
-            let url = try await TestDatabase.makePostgres(on: server)
+            let url = try await TestDatabase.makePostgres(on: server, copying: nil)
             try await Storage.with(try DatabaseLocation(url), logger: Logger(label: "test-database")) { storage in
                 try await storage.repository.migrate()
             }

@@ -32,13 +32,18 @@ public enum TestDatabase {
     public static func make(sqliteFolder: URL, migrated: Bool = false) async throws -> String {
         guard fixturesOnPostgres else { return sqliteFolder.appendingPathComponent("gatehouse.sqlite").path }
         guard let server = postgresServer else { throw DatabaseLocationError.malformedURL }
-        guard migrated else { return try await makePostgres(on: server) }
-        return try await makePostgres(on: server, copying: try await MigratedTemplate.shared.name(on: server))
+        return try await makePostgres(on: server, migrated: migrated)
+    }
+
+    /// Creates a database with a random name on `server`, empty or with the current schema
+    /// (copied from ``MigratedTemplate``), and returns its URL.
+    public static func makePostgres(on server: String, migrated: Bool = false) async throws -> String {
+        try await makePostgres(on: server, copying: migrated ? try await MigratedTemplate.shared.name(on: server) : nil)
     }
 
     /// Creates a database with a random name on `server`, empty or a copy of `template`, and
     /// returns its URL.
-    public static func makePostgres(on server: String, copying template: String? = nil) async throws -> String {
+    static func makePostgres(on server: String, copying template: String?) async throws -> String {
         let name = "gh_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try await Storage.with(try DatabaseLocation(server), logger: Logger(label: "test-database")) { storage in
             try await storage.execute("CREATE DATABASE \(name)" + (template.map { " TEMPLATE \($0)" } ?? ""))

@@ -20,15 +20,16 @@ import Testing
             return [.sqlite]
         }
 
-        /// A new, empty database on this engine.
-        func makeDatabase() async throws -> DatabaseLocation {
+        /// A new database on this engine: empty, or on PostgreSQL already migrated when
+        /// `migrated` (a copy of one migrated database; SQLite's file is empty either way).
+        func makeDatabase(migrated: Bool = false) async throws -> DatabaseLocation {
             switch self {
             case .sqlite:
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 return .sqlite(path: folder.appendingPathComponent("contract.sqlite").path)
             case .postgres:
-                return .postgres(url: try await TestDatabase.makePostgres(on: TestDatabase.postgresServer ?? ""))
+                return .postgres(url: try await TestDatabase.makePostgres(on: TestDatabase.postgresServer ?? "", migrated: migrated))
             }
         }
     }
@@ -40,7 +41,7 @@ import Testing
     static func withDatabase(
         _ engine: Engine, instances: Int = 1, _ body: ([SQLRepository]) async throws -> Void
     ) async throws {
-        let location = try await engine.makeDatabase()
+        let location = try await engine.makeDatabase(migrated: true)
         var opened: [Storage] = []
         do {
             for _ in 0..<instances { opened.append(try await Storage.open(location, logger: Logger(label: "contract"))) }
@@ -305,7 +306,7 @@ import Testing
 
     @Test(arguments: Engine.available)
     func tenInstancesMigratingAnEmptyDatabaseAtOnceLeaveOneSchema(engine: Engine) async throws {
-        let location = try await engine.makeDatabase()
+        let location = try await engine.makeDatabase(migrated: true)
         var opened: [Storage] = []
         for _ in 0..<10 { opened.append(try await Storage.open(location, logger: Logger(label: "contract"))) }
         let failures = await withTaskGroup(of: String?.self) { group in
