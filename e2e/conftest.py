@@ -111,11 +111,11 @@ SECRET_MARKERS = (PASSWORD, "ghr_", "ghw_", "ghm_", "eyJ", "PLANTED")
 # fixtures and keep their order. The longest files start first (e2e/run.sh turns off xdist's own
 # order, by number of tests, which sent the two-test schemathesis file last), so no worker begins
 # a long one near the end of the run while the others sit idle. Longest first, as measured with
-# `E2E_PREBUILT=1 ./e2e/run.sh --durations=0` (seconds of setup, call and teardown per file, of
-# 2,248 in all): every file not named here takes under 45 s.
-LONGEST_FIRST = ("test_seed004.py", "test_accounts_web.py", "test_passkeys.py", "test_vectors.py", "test_openapi.py",  # 377, 233, 197, 173, 134
-                 "test_google.py", "test_seed000.py", "test_google_linking.py", "test_accounts_pages.py",  # 112, 100, 86, 81
-                 "test_mfa_web.py", "test_brand.py", "test_waits.py", "test_accessibility.py")  # 67, 58, 53, 46
+# `E2E_PREBUILT=1 E2E_PART=rest ./e2e/run.sh --junitxml=…` (seconds of setup, call and teardown
+# per file, of 1,650 in all, 2026-11-30): every file not named here takes under 30 s.
+LONGEST_FIRST = ("test_seed004.py", "test_openapi.py", "test_accounts_web.py", "test_passkeys.py", "test_vectors.py",  # 248, 232, 128, 125, 104
+                 "test_google.py", "test_mfa_web.py", "test_accounts_pages.py", "test_seed000.py",  # 68, 67, 57, 49
+                 "test_waits.py", "test_google_linking.py", "test_scale_out.py", "test_outbox.py")  # 46, 38, 32, 32
 
 
 def pytest_collection_modifyitems(items):
