@@ -1,4 +1,3 @@
-import Foundation
 import GatehouseCore
 import GatehouseSQL
 import Logging
@@ -19,12 +18,11 @@ actor MigratedTemplate {
     func name(on server: String) async throws -> String {
         if let task = making[server] { return try await task.value }
         let task = Task {
-            let url = try await TestDatabase.makePostgres(on: server, copying: nil)
-            try await Storage.with(try DatabaseLocation(url), logger: Logger(label: "test-database")) { storage in
+            let template = try await TestDatabase.newPostgres(on: server, copying: nil)
+            try await Storage.with(try DatabaseLocation(template.url), logger: Logger(label: "test-database")) { storage in
                 try await storage.repository.migrate()
             }
-            guard let path = URLComponents(string: url)?.path, path.count > 1 else { throw DatabaseLocationError.malformedURL }
-            return String(path.dropFirst())
+            return template.name
         }
         making[server] = task
         return try await task.value

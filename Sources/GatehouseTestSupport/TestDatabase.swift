@@ -38,18 +38,18 @@ public enum TestDatabase {
     /// Creates a database with a random name on `server`, empty or with the current schema
     /// (copied from ``MigratedTemplate``), and returns its URL.
     public static func makePostgres(on server: String, migrated: Bool = false) async throws -> String {
-        try await makePostgres(on: server, copying: migrated ? try await MigratedTemplate.shared.name(on: server) : nil)
+        try await newPostgres(on: server, copying: migrated ? try await MigratedTemplate.shared.name(on: server) : nil).url
     }
 
-    /// Creates a database with a random name on `server`, empty or a copy of `template`, and
-    /// returns its URL.
-    static func makePostgres(on server: String, copying template: String?) async throws -> String {
+    /// Creates a database with a random name on `server`, empty or a copy of `template`; returns
+    /// its name and URL.
+    static func newPostgres(on server: String, copying template: String?) async throws -> (name: String, url: String) {
         let name = "gh_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try await Storage.with(try DatabaseLocation(server), logger: Logger(label: "test-database")) { storage in
             try await storage.execute("CREATE DATABASE \(name)" + (template.map { " TEMPLATE \($0)" } ?? ""))
         }
         guard var components = URLComponents(string: server) else { throw DatabaseLocationError.malformedURL }
         components.path = "/" + name
-        return components.string ?? server
+        return (name, components.string ?? server)
     }
 }

@@ -306,7 +306,7 @@ import Testing
 
     @Test(arguments: Engine.available)
     func tenInstancesMigratingAnEmptyDatabaseAtOnceLeaveOneSchema(engine: Engine) async throws {
-        let location = try await engine.makeDatabase(migrated: true)
+        let location = try await engine.makeDatabase()
         var opened: [Storage] = []
         for _ in 0..<10 { opened.append(try await Storage.open(location, logger: Logger(label: "contract"))) }
         let failures = await withTaskGroup(of: String?.self) { group in
