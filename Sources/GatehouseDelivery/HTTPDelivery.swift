@@ -22,7 +22,7 @@ package struct HTTPDelivery: Sendable {
         for attempt in 1...attempts {
             if attempt > 1 { try await Task.sleep(for: backoff * (1 << (attempt - 2))) }
             do {
-                let response = try await HTTPClient.shared.execute(try make(), timeout: timeout)
+                let response = try await HTTPClient.outgoing.execute(try make(), timeout: timeout)
                 _ = try? await response.body.collect(upTo: 64 * 1024)
                 if (200..<300).contains(response.status.code) { return }
                 last = "HTTP \(response.status.code)"

@@ -36,7 +36,7 @@ public struct RangeBreachedPasswords: BreachedPasswords {
         var request = HTTPClientRequest(url: url + prefix)
         request.headers.add(name: "Add-Padding", value: "true")
         request.headers.add(name: "User-Agent", value: "Gatehouse")
-        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let response = try await HTTPClient.outgoing.execute(request, timeout: timeout)
         guard response.status.code == 200 else { throw DeliveryError("range API: HTTP \(response.status.code)") }
         let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
         var found = Set<String>()

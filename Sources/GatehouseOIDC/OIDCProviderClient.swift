@@ -172,7 +172,7 @@ package actor OIDCProviderClient {
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer " + bearer) }
         let response: HTTPClientResponse
         do {
-            response = try await HTTPClient.shared.execute(request, timeout: timeout)
+            response = try await HTTPClient.providers.execute(request, timeout: timeout)
         } catch {
             throw unavailable("\(url) unreachable: \(type(of: error))")
         }
@@ -183,7 +183,7 @@ package actor OIDCProviderClient {
 
     private func send(_ request: HTTPClientRequest) async throws -> (Int, Data) {
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+            let response = try await HTTPClient.providers.execute(request, timeout: timeout)
             let body = try await response.body.collect(upTo: maximumDocumentBytes)
             return (Int(response.status.code), Data(buffer: body))
         } catch {
