@@ -15,8 +15,19 @@ import NIOCore
 /// rounds (``LoginRounds``); the medians are the figures.
 @main
 struct Bench {
-    static func main() async throws {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+    /// Runs the phases the arguments ask for; a phase that fails ends the run with one line
+    /// naming the error and exit status 1 (a bad argument: its usage line and 2).
+    static func main() async {
+        do {
+            try await run(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            let line = "\(error)".split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(type(of: error))"
+            FileHandle.standardError.write(Data("gatehouse-bench: \(line)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run(_ arguments: [String]) async throws {
         switch BenchUsage.verdict(on: arguments) {
         case .run: break
         case .help: return print(BenchUsage.text)

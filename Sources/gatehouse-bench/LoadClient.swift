@@ -8,7 +8,27 @@ struct LoadClient: Sendable {
     let base: String
     static let email = "bench@example.com"
     static let password = "bench-password-1"
-    let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30))))
+    let http = Self.keptUntilExit(HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration))
+
+    /// Connections kept 30 s; a refused one fails at once (the server under test is up, or
+    /// the phase fails) rather than being tried again until the request's deadline.
+    private static var configuration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(connectionPool: .init(idleTimeout: .seconds(30)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+
+    /// Every client made, held until the process exits.
+    ///
+    /// A phase shuts its client down when it is done; one that fails drops it without, and a
+    /// debug build of async-http-client traps on a client released that way, so the phase's
+    /// error would end in a crash instead of `gatehouse-bench`'s one line.
+    private static let kept = Mutex<[HTTPClient]>([])
+
+    private static func keptUntilExit(_ client: HTTPClient) -> HTTPClient {
+        kept.withLock { $0.append(client) }
+        return client
+    }
 
     struct Tokens: Sendable {
         let access: String

@@ -33,4 +33,13 @@ import Testing
         #expect(result.stdout.isEmpty, "no phase started")
         #expect(result.stderr == "gatehouse-bench: \(reason)\n")
     }
+
+    @Test func aPhaseThatFailsEndsTheRunInOneLineWithStatusOne() async throws {
+        // Nobody listens on port 9: the phase's first login fails.
+        let result = try await CLIProcess.run(["target", "http://127.0.0.1:9", "1"], in: FileManager.default.temporaryDirectory, executable: Self.bench)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("gatehouse-bench: "), "\(result.stderr)")
+        #expect(result.stderr.filter(\.isNewline).count == 1, "one line, no stack trace: \(result.stderr)")
+    }
 }
