@@ -70,7 +70,7 @@ let package = Package(
         ),
         .target(name: "GatehouseModel"),
         .target(name: "LoginCore", dependencies: ["GatehouseModel"]),
-        .target(name: "GatehouseClient", dependencies: ["LoginCore"]),
+        .target(name: "GatehouseClient", dependencies: ["GatehouseModel", "LoginCore"]),
         // The core: the sign-in pipeline, errors, records, repository protocols, limits, tokens,
         // one-time secrets and the message seam. No HTTP framework.
         .target(
@@ -114,6 +114,7 @@ let package = Package(
             name: "GatehouseDelivery",
             dependencies: [
                 "GatehouseCore",
+                "GatehouseModel",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -257,6 +258,7 @@ let package = Package(
             name: "gatehouse",
             dependencies: [
                 "GatehouseCore",
+                "GatehouseModel",
                 "GatehouseSQL",
                 "GatehousePhoneNumbers",
                 "GatehouseClient",

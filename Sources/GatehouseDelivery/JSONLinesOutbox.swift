@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import GatehouseCore
 import NIOConcurrencyHelpers
 
@@ -16,10 +17,10 @@ package struct JSONLinesOutbox: Sendable {
         var data = try JSONEncoder().encode(line)
         data.append(0x0A)
         try lock.withLock {
-            if !FileManager.default.fileExists(atPath: path) {
-                guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                    throw DeliveryError("cannot create the outbox \(path)")
-                }
+            do {
+                try OwnerOnlyFile.createIfMissing(atPath: path)
+            } catch {
+                throw DeliveryError("cannot create the outbox \(path)")
             }
             guard let handle = FileHandle(forWritingAtPath: path) else { throw DeliveryError("cannot open the outbox \(path)") }
             defer { try? handle.close() }

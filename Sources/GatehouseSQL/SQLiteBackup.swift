@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import Logging
 import SQLKit
 
@@ -43,14 +44,30 @@ public enum SQLiteBackup {
         guard !FileManager.default.fileExists(atPath: destination) else { throw Failure.destinationExists(destination) }
         let database = try await SQLiteDatabase(path: path, logger: logger)
         do {
-            try await database.sql.raw("VACUUM INTO \(bind: destination)").run()
+            try await copy(database, into: destination)
             try await database.close()
         } catch {
             try? await database.close()
             throw error
         }
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination)
         return try await inspect(destination, logger: logger)
+    }
+
+    /// `VACUUM INTO` a file made empty and owner-only first, which SQLite fills and whose mode
+    /// it keeps (a file SQLite makes itself is anyone's to read until a `chmod` after it);
+    /// removed again if the copy fails.
+    private static func copy(_ database: SQLiteDatabase, into destination: String) async throws {
+        do {
+            try OwnerOnlyFile.create(atPath: destination)
+        } catch let error as POSIXError where error.code == .EEXIST {
+            throw Failure.destinationExists(destination)
+        }
+        do {
+            try await database.sql.raw("VACUUM INTO \(bind: destination)").run()
+        } catch {
+            try? FileManager.default.removeItem(atPath: destination)
+            throw error
+        }
     }
 
     /// Replaces the database at `target` with the backup at `source`, checked first, and
@@ -60,8 +77,7 @@ public enum SQLiteBackup {
         if FileManager.default.fileExists(atPath: target) { try await requireUnused(target, logger: logger) }
         let staging = target + ".restoring"
         try? FileManager.default.removeItem(atPath: staging)
-        try FileManager.default.copyItem(atPath: source, toPath: staging)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: staging)
+        try OwnerOnlyFile.copy(from: source, to: staging)
         let summary: Summary
         do {
             summary = try await inspect(staging, logger: logger, reportedAs: source)

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import Logging
 import NIOPosix
 import SQLiteKit
@@ -20,9 +21,10 @@ public final class SQLiteDatabase: Service, Sendable {
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
     public init(path: String, logger: Logger) async throws {
-        if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
-            // Password hashes live here: owner-only, and SQLite gives -wal and -shm the same mode.
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        if path != ":memory:" {
+            // Password hashes live here: owner-only from the first moment, and SQLite gives -wal
+            // and -shm the same mode. A path that cannot be made fails in SQLite's open below.
+            try? OwnerOnlyFile.createIfMissing(atPath: path)
         }
         thread = NIOThreadPool(numberOfThreads: 1)
         thread.start()

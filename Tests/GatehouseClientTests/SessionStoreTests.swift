@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseClient
+import GatehouseTestSupport
 import LoginCore
 import Testing
 
@@ -42,6 +43,23 @@ import Testing
     }
 
     #if os(Linux)
+    /// The file never holds the refresh token readable by others, not even for a moment: made
+    /// owner-only by the `open(2)` that creates it and renamed into place, never narrowed after
+    /// with a `chmod` (an `IN_ATTRIB` event), as `FileManager.createFile` did.
+    @Test func A16_theSessionFileIsOwnerOnlyFromItsFirstByte() async throws {
+        let folder = try WatchedFolder()
+        let store = FileSessionStore(url: URL(fileURLWithPath: folder.path + "/session.json"))
+        try await store.save(Self.session)
+        var changed = Self.session
+        changed.refreshToken = "ghr_rotated"
+        try await store.save(changed)
+        let events = folder.events()
+        #expect(try folder.mode(of: "session.json") == 0o600)
+        #expect(events.attributesChanged.isEmpty, "narrowed after it was written: \(events.attributesChanged)")
+        #expect(events.made.filter { $0 == "session.json" }.count == 2, "renamed into place at each save: \(events.made)")
+        #expect(try await store.load() == changed)
+    }
+
     /// Runs only inside a D-Bus session with a keyring; `scripts/test.sh` starts both and sets
     /// `GATEHOUSE_REQUIRE_KEYRING=1`, so there a missing keyring fails instead of skipping.
     static var keyringRequired: Bool { ProcessInfo.processInfo.environment["GATEHOUSE_REQUIRE_KEYRING"] == "1" }

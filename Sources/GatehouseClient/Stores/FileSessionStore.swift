@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 import Synchronization
 
 /// A JSON file readable only by its owner (0600 in a 0700 folder): the fallback where no
@@ -45,13 +46,11 @@ public final class FileSessionStore: SessionStore {
         }
         let folder = url.deletingLastPathComponent()
         try manager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
-        guard manager.createFile(atPath: temporary.path, contents: try JSONEncoder().encode(session), attributes: [.posixPermissions: 0o600]) else {
-            throw AuthError.storeFailure("cannot write \(folder.path)")
-        }
-        // rename(2) replaces the old file atomically: readers see the old session or the new one.
-        guard rename(temporary.path, url.path) == 0 else {
-            try? manager.removeItem(at: temporary)
+        // Owner-only from its first byte, and renamed over the old file: readers see the old
+        // session or the new one.
+        do {
+            try OwnerOnlyFile.replace(atPath: url.path, contents: try JSONEncoder().encode(session))
+        } catch {
             throw AuthError.storeFailure("cannot replace \(url.path)")
         }
     }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseModel
 
 /// The key that seals signing keys in the database: 32 random bytes, base64.
 ///
@@ -30,10 +31,12 @@ public enum KeyEncryptionKey {
         case .sqlite(let path):
             let file = path + ".kek"
             if let text = try? String(contentsOfFile: file, encoding: .utf8) { return try parse(text) }
-            let created = FileManager.default.createFile(
-                atPath: file, contents: Data(generate().utf8), attributes: [.posixPermissions: 0o600]
-            )
-            guard created, let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            do {
+                // Owner-only from the moment it exists (``OwnerOnlyFile``); a server that made it
+                // first in the meantime wins, and its key is read below.
+                try OwnerOnlyFile.create(atPath: file, contents: Data(generate().utf8))
+            } catch let error as POSIXError where error.code == .EEXIST {}
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file])
             }
             return try parse(text)

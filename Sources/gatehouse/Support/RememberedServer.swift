@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseModel
 
 /// The server the last `gatehouse login` signed in to, and its app file, so that `whoami`,
 /// `status` and `logout` in a new shell talk to the server the session belongs to (like
@@ -27,10 +28,7 @@ struct RememberedServer: Codable, Equatable {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
             )
-            let data = try JSONEncoder().encode(self)
-            guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
+            try OwnerOnlyFile.replace(atPath: url.path, contents: try JSONEncoder().encode(self))
         } catch {
             FileHandle.standardError.write(Data("warning: could not remember the server in \(url.path)\n".utf8))
         }
