@@ -1,6 +1,6 @@
 import Foundation
-import GatehouseModel
 import GatehouseCore
+import GatehouseModel
 import NIOConcurrencyHelpers
 
 /// The development outbox every channel shares: each message appended to a file as one JSON

@@ -86,4 +86,3 @@ package enum OwnerOnlyFile {
         POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 }
-
