@@ -3,11 +3,12 @@ import Foundation
 #if os(Linux)
 import Glibc
 
-/// A new temporary folder, watched (inotify) for the files made in it and for every change of
-/// mode of anything in it; removed when released.
+/// A new temporary folder, watched (inotify) for the files made in it, the writes to them and
+/// every change of mode of anything in it; removed when released.
 ///
 /// The kernel reports each `chmod` as an `IN_ATTRIB` event, so a file that shows none was
-/// created with the mode it has (`OwnerOnlyFileTests`).
+/// created with the mode it has, and each write as `IN_MODIFY`, so a file that shows none
+/// under its own name had its contents before it had the name (`OwnerOnlyFileTests`).
 public final class WatchedFolder {
     public let path: String
     private let watcher: Int32
@@ -16,7 +17,7 @@ public final class WatchedFolder {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("watched-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         watcher = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard watcher >= 0, inotify_add_watch(watcher, path, UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB)) >= 0 else {
+        guard watcher >= 0, inotify_add_watch(watcher, path, UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_MODIFY)) >= 0 else {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
     }
@@ -32,6 +33,8 @@ public final class WatchedFolder {
         public var made: [String] = []
         /// Files whose mode (or other attributes) changed, in order.
         public var attributesChanged: [String] = []
+        /// Files written to, once per write, in order.
+        public var written: [String] = []
     }
 
     public func events() -> Events {
@@ -48,7 +51,13 @@ public final class WatchedFolder {
                 }
                 let start = offset + MemoryLayout<inotify_event>.size
                 let name = String(decoding: buffer[start..<(start + length)].prefix { $0 != 0 }, as: UTF8.self)
-                if mask & UInt32(IN_ATTRIB) != 0 { found.attributesChanged.append(name) } else { found.made.append(name) }
+                if mask & UInt32(IN_ATTRIB) != 0 {
+                    found.attributesChanged.append(name)
+                } else if mask & UInt32(IN_MODIFY) != 0 {
+                    found.written.append(name)
+                } else {
+                    found.made.append(name)
+                }
                 offset = start + length
             }
         }

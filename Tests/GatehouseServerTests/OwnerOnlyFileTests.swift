@@ -18,10 +18,11 @@ import Glibc
 /// open it meanwhile (and read it for as long as they kept it open). The kernel reports every
 /// mode change as an `IN_ATTRIB` event: a file created owner-only never needs one.
 @Suite struct OwnerOnlyFileTests {
-    /// What a writer left: the file's mode, the files whose attributes changed, and the files made.
-    static func written(_ name: String, in folder: WatchedFolder) throws -> (mode: Int, modesChanged: [String], made: [String]) {
+    /// What a writer left: the file's mode, the files whose attributes changed, the files made
+    /// and the files written to.
+    static func written(_ name: String, in folder: WatchedFolder) throws -> (mode: Int, modesChanged: [String], made: [String], writes: [String]) {
         let events = folder.events()
-        return (try folder.mode(of: name), events.attributesChanged, events.made)
+        return (try folder.mode(of: name), events.attributesChanged, events.made, events.written)
     }
 
     @Test func aCreatedFileIsOwnerOnlyFromItsFirstMoment() throws {
@@ -30,8 +31,29 @@ import Glibc
         let result = try Self.written("secret", in: folder)
         #expect(result.mode == 0o600)
         #expect(result.modesChanged.isEmpty, "created 0600, not narrowed after")
-        #expect(result.made == ["secret"])
+        #expect(result.made.last == "secret")
         #expect(try String(contentsOfFile: folder.path + "/secret", encoding: .utf8) == "s3cret")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["secret"], "its staging name is gone")
+        #expect(!result.writes.contains("secret"), "whole from the moment it has its name")
+    }
+
+    /// Of two servers making the key file at once, one wins and the other reads the winner's
+    /// key: it must find the whole key the moment the file has its name. A file made by
+    /// `open(2)` and written after read as empty in that moment, a malformed key.
+    @Test func theKeyFileHasItsWholeKeyFromTheMomentItHasItsName() throws {
+        let folder = try WatchedFolder()
+        _ = try KeyEncryptionKey.resolve(nil, location: .sqlite(path: folder.path + "/gatehouse.sqlite"))
+        let events = folder.events()
+        #expect(events.made.contains("gatehouse.sqlite.kek"))
+        #expect(!events.written.contains("gatehouse.sqlite.kek"), "written under another name, then linked")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["gatehouse.sqlite.kek"])
+    }
+
+    @Test func aCopyThatFailsPartWayLeavesNothingBehind() throws {
+        let folder = try WatchedFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/not-a-file", withIntermediateDirectories: false)
+        #expect(throws: POSIXError(.EISDIR)) { try OwnerOnlyFile.copy(from: folder.path + "/not-a-file", to: folder.path + "/copy") }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/copy"))
     }
 
     @Test func creatingOverAnExistingFileFailsAndLeavesItAsItWas() throws {

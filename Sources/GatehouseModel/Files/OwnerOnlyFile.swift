@@ -15,13 +15,22 @@ import Darwin
 /// test suite as an outbox file read back 0644, and by `strace` as `openat(…, 0666)`, `write`,
 /// `rename`, then `chmod(…, 0600)`. Here the `open(2)` that creates a file gives it mode 0600.
 package enum OwnerOnlyFile {
-    /// Creates the file at `path` with `contents`, owner-only.
+    /// Creates the file at `path` with `contents`, owner-only and whole: anyone who finds the
+    /// file finds every byte of it.
+    ///
+    /// The contents are written under a name of their own beside it and hard-linked to `path`,
+    /// which fails if something is there already: of two processes making the same file, one
+    /// wins and the other reads the winner's contents, never a file opened but not yet written.
     /// - Throws: `POSIXError` (`EEXIST` when something is already there).
     package static func create(atPath path: String, contents: Data = Data()) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Self.error() }
-        defer { close(descriptor) }
-        try writeAll(contents, to: descriptor)
+        guard !contents.isEmpty else {
+            close(try openNew(path))
+            return
+        }
+        let staging = stagingPath(beside: path)
+        try writeNew(contents, at: staging)
+        defer { unlink(staging) }
+        guard link(staging, path) == 0 else { throw error() }
     }
 
     /// Creates the file at `path`, empty and owner-only, unless something is there already.
@@ -36,10 +45,8 @@ package enum OwnerOnlyFile {
     /// Replaces the file at `path` with one holding `contents`, owner-only: written beside it
     /// under a new name, then renamed over it, so a reader sees the old file or the new one.
     package static func replace(atPath path: String, contents: Data) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let staging = (folder.isEmpty ? "." : folder) + "/.\(name).\(UUID().uuidString)"
-        try create(atPath: staging, contents: contents)
+        let staging = stagingPath(beside: path)
+        try writeNew(contents, at: staging)
         guard rename(staging, path) == 0 else {
             let failure = error()
             unlink(staging)
@@ -47,24 +54,55 @@ package enum OwnerOnlyFile {
         }
     }
 
-    /// Copies the file at `source` to a new owner-only file at `destination`, a mebibyte at a time.
+    /// Copies the file at `source` to a new owner-only file at `destination`, a mebibyte at a
+    /// time; a copy that fails part way is removed.
     /// - Throws: `POSIXError` (`EEXIST` when something is already at `destination`).
     package static func copy(from source: String, to destination: String) throws {
         let reading = open(source, O_RDONLY | O_CLOEXEC)
         guard reading >= 0 else { throw error() }
         defer { close(reading) }
-        let writing = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard writing >= 0 else { throw error() }
+        let writing = try openNew(destination)
         defer { close(writing) }
         var chunk = Data(count: 1 << 20)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(reading, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw error()
+        do {
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(reading, $0.baseAddress!, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw error()
+                }
+                if count == 0 { return }
+                try writeAll(chunk.prefix(count), to: writing)
             }
-            if count == 0 { return }
-            try writeAll(chunk.prefix(count), to: writing)
+        } catch {
+            unlink(destination)
+            throw error
+        }
+    }
+
+    /// A new file at `path`, mode 0600 from the `open(2)` that makes it, open for writing.
+    private static func openNew(_ path: String) throws -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw error() }
+        return descriptor
+    }
+
+    /// A hidden name beside `path` that no other call chooses.
+    private static func stagingPath(beside path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        return (folder.isEmpty ? "." : folder) + "/.\(name).\(UUID().uuidString)"
+    }
+
+    /// Writes `contents` to a new owner-only file at `path`; a failed write removes it again.
+    private static func writeNew(_ contents: Data, at path: String) throws {
+        let descriptor = try openNew(path)
+        defer { close(descriptor) }
+        do {
+            try writeAll(contents, to: descriptor)
+        } catch {
+            unlink(path)
+            throw error
         }
     }
 
