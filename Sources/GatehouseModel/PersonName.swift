@@ -30,7 +30,12 @@ public struct PersonName: Equatable, Hashable, Sendable {
 }
 
 extension String {
+    /// The string without leading or trailing whitespace.
+    ///
+    /// Every user read from storage passes its two name parts through here, so a part with
+    /// nothing to trim (nearly all of them) is returned as it is, after looking at its ends.
     var trimmingWhitespace: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard first?.isWhitespace == true || last?.isWhitespace == true else { return self }
+        return String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

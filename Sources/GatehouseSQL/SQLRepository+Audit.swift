@@ -24,7 +24,7 @@ extension SQLRepository: AuditRepository {
         }
     }
 
-    /// An entry to insert: every column but `id`, nulls written as NULL so every row of a batch has the same columns.
+    /// An entry to insert: every column but `id`.
     struct NewAuditRow: Codable {
         var at: Int64
         var type: String
@@ -62,11 +62,26 @@ extension SQLRepository: AuditRepository {
         let rows = entries.map(NewAuditRow.init)
         try await transaction { db in
             for start in stride(from: 0, to: rows.count, by: Self.auditRowsPerInsert) {
-                let chunk = Array(rows[start..<min(start + Self.auditRowsPerInsert, rows.count)])
-                try await db.insert(into: "audit_events").models(chunk, nilEncodingStrategy: .asNil).run()
+                let chunk = rows[start..<min(start + Self.auditRowsPerInsert, rows.count)]
+                try await db.raw(Self.insertAuditRows(chunk)).run()
             }
             if let export { try await db.raw(Self.insert(export)).run() }
         }
+    }
+
+    /// One INSERT of `rows`, as SQL text with binds: every sign-in writes an entry, and SQLKit's
+    /// insert builder encoded each through `Codable` and quoted every column name again.
+    static func insertAuditRows(_ rows: ArraySlice<NewAuditRow>) -> SQLQueryString {
+        let values = rows.map { row -> SQLQueryString in
+            """
+            (\(bind: row.at), \(bind: row.type), \(bind: row.userId), \(bind: row.accountRef), \(bind: row.ipAddress), \
+            \(bind: row.deviceLabel), \(bind: row.actor), \(bind: row.details))
+            """
+        }
+        return """
+            INSERT INTO audit_events (at, type, user_id, account_ref, ip_address, device_label, actor, details) \
+            VALUES \(values.joined(separator: ", "))
+            """
     }
 
     public func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry] {

@@ -39,8 +39,9 @@ extension SQLRepository: ThrottleRepository {
     }
 
     public func counters(_ keys: [String]) async throws -> [String: ThrottleCounter] {
-        let rows = try await database.select().columns("key", "started_at", "count", "last_at").from("throttles")
-            .where("key", .in, keys)
+        guard !keys.isEmpty else { return [:] }
+        // SQL text, not the select builder: every sign-in reads its counters here.
+        let rows = try await database.raw("SELECT key, started_at, count, last_at FROM throttles WHERE key IN (\(binds: keys))")
             .all(decoding: CounterRow.self)
         return Dictionary(rows.compactMap { row in row.key.map { ($0, row.counter) } }, uniquingKeysWith: { first, _ in first })
     }

@@ -116,4 +116,17 @@ import Testing
         #expect(ES256Signature.isLowS(flipped) && flipped[..<32] == high[..<32])
         #expect(Array(flipped[32...]) == ES256Signature.halfOrder, "n − (⌊n/2⌋ + 1) = ⌊n/2⌋ for odd n")
     }
+
+    @Test func aTokenIsNormalisedInItsSignatureAlone() throws {
+        let low = [UInt8](repeating: 7, count: 32) + ES256Signature.halfOrder
+        var high = low
+        high[63] += 1
+        let signed = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhIn0"
+        let lowToken = "\(signed).\(Data(low).base64URLEncoded())"
+        #expect(ES256Signature.normalizedToken(lowToken) == lowToken, "a low-S token is kept as it is")
+        let normalised = ES256Signature.normalizedToken("\(signed).\(Data(high).base64URLEncoded())")
+        #expect(normalised == "\(signed).\(Data(ES256Signature.normalized(high)).base64URLEncoded())")
+        #expect(try ES256Signature.isLowS(Self.signature(normalised)))
+        #expect(ES256Signature.normalizedToken("no-dots") == "no-dots")
+    }
 }

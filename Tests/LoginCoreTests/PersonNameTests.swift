@@ -14,6 +14,15 @@ import Testing
         #expect(PersonName(full: name.full) == name, "splitting the joined form gives the same parts")
     }
 
+    @Test(arguments: [
+        (" Ada", "Ada"), ("Ada ", "Ada"), ("\tAda\n", "Ada"), ("Ada", "Ada"), ("   ", ""), ("", ""),
+        ("Ada  King", "Ada  King"), ("\u{2003}Zoë\u{00A0}", "Zoë"),
+    ])
+    func eachPartLosesOnlyItsOuterWhitespace(part: String, kept: String) {
+        #expect(PersonName(first: part, last: part) == PersonName(first: kept, last: kept))
+        #expect(PersonName(first: part, last: "").first == kept)
+    }
+
     @Test func FR006_signedInUserEncodesBothFormsAndDecodesEither() throws {
         let user = SignedInUser(id: "u1", email: "ada@example.com", firstName: "Ada", lastName: "King Lovelace")
         let encoded = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(user)) as? [String: String]

@@ -26,10 +26,15 @@ package enum ES256Signature {
     }
 
     /// A compact JWS whose signature is in low-S form.
+    ///
+    /// Only the signature, after the last dot, is read; a token already in low-S form (half
+    /// of them) is returned as it is.
     package static func normalizedToken(_ token: String) -> String {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let signature = Data(base64URLEncoded: String(parts[2])) else { return token }
-        return "\(parts[0]).\(parts[1]).\(Data(normalized(Array(signature))).base64URLEncoded())"
+        guard let dot = token.utf8.lastIndex(of: UInt8(ascii: ".")),
+              let signature = Data(base64URLEncoded: String(token[token.index(after: dot)...])).map(Array.init),
+              !isLowS(signature), signature.count == 64
+        else { return token }
+        return token[...dot] + Data(normalized(signature)).base64URLEncoded()
     }
 
     /// a − b for 32-byte big-endian numbers with a ≥ b.
