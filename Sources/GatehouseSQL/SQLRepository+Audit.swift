@@ -54,7 +54,7 @@ extension SQLRepository: AuditRepository {
         }
     }
 
-    /// Rows per INSERT: nine values each keeps a statement far below SQLite's bind limit.
+    /// Rows per INSERT: eight binds each keeps a statement far below SQLite's bind limit.
     static let auditRowsPerInsert = 500
 
     public func appendAuditEntries(_ entries: [AuditEntry], queueing export: OutboxRecord?) async throws {

@@ -251,6 +251,15 @@ import Testing
     }
 
     @Test(arguments: Engine.available)
+    func countersOfNoKeysAreNoneOnEveryEngine(engine: Engine) async throws {
+        try await Self.withAccount(engine, "ann.counters@example.com") { repository, _ in
+            _ = try await repository.hit("streak:a", window: 900, at: Self.now)
+            #expect(try await repository.counters([]).isEmpty, "`IN ()` is no SQL on PostgreSQL")
+            #expect(try await repository.counters(["streak:a", "streak:none"]).keys.sorted() == ["streak:a"])
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func aFailureStreakEndsWithTheSessionThatCommitsAndStaysWhenItDoesNot(engine: Engine) async throws {
         try await Self.withAccount(engine, "ann.streak@example.com") { repository, ann in
             _ = try await repository.hit("streak:a", window: 900, at: Self.now)
