@@ -3,7 +3,7 @@ import GatehouseCore
 import SQLKit
 
 extension SQLRepository: SessionRepository {
-    package struct SessionRow: Codable {
+    package struct SessionRow: Decodable {
         package enum CodingKeys: String, CodingKey, CaseIterable {
             case id, userId = "user_id", createdAt = "created_at", expiresAt = "expires_at", revokedAt = "revoked_at"
             case revokedReason = "revoked_reason", deviceLabel = "device_label", address = "ip_address", lastSeenAt = "last_seen_at"
@@ -33,7 +33,7 @@ extension SQLRepository: SessionRepository {
         }
     }
 
-    package struct RefreshTokenRow: Codable {
+    package struct RefreshTokenRow: Decodable {
         package enum CodingKeys: String, CodingKey, CaseIterable {
             case tokenHash = "token_hash", sessionId = "session_id", createdAt = "created_at", rotatedAt = "rotated_at"
             case sealedSuccessor = "sealed_successor"
@@ -44,14 +44,6 @@ extension SQLRepository: SessionRepository {
         package var createdAt: Int64
         package var rotatedAt: Int64?
         package var sealedSuccessor: String?
-
-        package init(_ token: RefreshTokenRecord) {
-            tokenHash = token.tokenHash
-            sessionId = token.sessionID
-            createdAt = token.createdAt.milliseconds
-            rotatedAt = token.rotatedAt?.milliseconds
-            sealedSuccessor = token.sealedSuccessor
-        }
 
         package var record: RefreshTokenRecord {
             RefreshTokenRecord(
@@ -65,7 +57,7 @@ extension SQLRepository: SessionRepository {
     ///
     /// The two inserts every sign-in runs are written as SQL text with binds rather than built
     /// from a model: SQLKit's insert builder encoded each row through `Codable` and quoted
-    /// every column name again at each sign-in, a tenth of a sign-in's CPU besides its hash.
+    /// every column name again at each sign-in.
     public func createSession(_ session: SessionRecord, credential: SessionCredential, with writes: [SignInWrite]) async throws {
         let insertSession = Self.insertSession(session)
         let ended = try await transaction { db in
@@ -81,6 +73,7 @@ extension SQLRepository: SessionRepository {
         for userID in ended { liveness.invalidate(userID: userID) }
     }
 
+    /// The insert of a new session, every column bound (`nil` as NULL).
     static func insertSession(_ session: SessionRecord) -> SQLQueryString {
         """
         INSERT INTO sessions (id, user_id, created_at, expires_at, revoked_at, revoked_reason, device_label, ip_address, \
@@ -91,6 +84,7 @@ extension SQLRepository: SessionRepository {
         """
     }
 
+    /// The insert of a session's refresh token, every column bound (`nil` as NULL).
     static func insertRefreshToken(_ token: RefreshTokenRecord) -> SQLQueryString {
         """
         INSERT INTO refresh_tokens (token_hash, session_id, created_at, rotated_at, sealed_successor) \
