@@ -57,15 +57,16 @@ extension SQLRepository: OneTimeSecretRepository, PhoneCodeRepository, OIDCFlowR
             """
     }
 
+    // The two reads are SQL text: SQLKit's select builder quoted and escaped each name again
+    // at every call, about eight times the cost of the statement's own text (issue 41).
+
     public func secret(_ purpose: OneTimeSecretPurpose, id: String) async throws -> OneTimeSecret? {
-        try await database.select().column("*").from("one_time_secrets")
-            .where("purpose", .equal, purpose.rawValue).where("id", .equal, id)
+        try await database.raw("SELECT * FROM one_time_secrets WHERE purpose = \(bind: purpose.rawValue) AND id = \(bind: id)")
             .first(decoding: SecretRow.self)?.secret
     }
 
     public func secret(_ purpose: OneTimeSecretPurpose, target: String) async throws -> OneTimeSecret? {
-        try await database.select().column("*").from("one_time_secrets")
-            .where("purpose", .equal, purpose.rawValue).where("target", .equal, target)
+        try await database.raw("SELECT * FROM one_time_secrets WHERE purpose = \(bind: purpose.rawValue) AND target = \(bind: target)")
             .first(decoding: SecretRow.self)?.secret
     }
 

@@ -9,9 +9,14 @@ import GatehouseTestSupport
 /// No argon2 runs, so the expectation is under 2 ms at p50. Each request is timed on the wire
 /// (``WireTimer``: last byte sent to first byte back), which leaves out the client's own work
 /// in this same process; the whole round trips are printed beside it, with a refresh and an
-/// empty `GET /health` on the same server for scale.
+/// empty `GET /health` on the same server for scale. Both requests carry a phone browser's
+/// `User-Agent`, as a passkey sign-in does: the session's device label is read from it.
 enum PasskeyBench {
     struct Options<T: Decodable>: Decodable { let options: T }
+
+    static let browser = [
+        "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+    ]
 
     static func run() async throws {
         let server = try await LoopbackServer.start(users: [(LoadClient.email, "Bench", LoadClient.password)]) {
@@ -31,14 +36,14 @@ enum PasskeyBench {
         var refreshToken = try await load.login().refresh
         for round in 0..<500 {
             var start = ContinuousClock.now
-            let answer = try await load.timedPost("/api/auth/passkeys/authentication/options", json: Data(), expect: 200)
+            let answer = try await load.timedPost("/api/auth/passkeys/authentication/options", json: Data(), headers: browser, expect: 200)
             var spent = (ContinuousClock.now - start).seconds
             optionsTimes.append(spent)
             let options = try JSONDecoder().decode(Options<PasskeyRequestOptions>.self, from: Data(buffer: answer.body)).options
             let assertion = try await authenticator.authenticate(options)
             let body = try JSONEncoder().encode(["credential": assertion])
             start = ContinuousClock.now
-            let verified = try await load.timedPost("/api/auth/passkeys/authentication/verify", json: body, expect: 200)
+            let verified = try await load.timedPost("/api/auth/passkeys/authentication/verify", json: body, headers: browser, expect: 200)
             spent += (ContinuousClock.now - start).seconds
             passkey.append(spent)
             onTheWire.append(answer.serverTime + verified.serverTime)

@@ -19,6 +19,9 @@ import Testing
         ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36", "Android · Chrome"),
         ("Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/126.0 Mobile/15E148 Safari/604.1", "iPad · Chrome"),
         ("curl/8.5.0", "curl"), ("python-requests/2.32.3", "python-requests"), ("", "Unknown device"), ("\u{7}\u{1}", "Unknown device"),
+        ("Bücher-App/2.1", "Bcher-App"), ("\u{3000}curl/8.5.0\u{A0}", "curl"), (" \t ", "Unknown device"),
+        ("\u{A0}Mozilla/5.0 (Windows NT 10.0; Win64; x64) Gecko/20100101 Firefox/128.0 ", "Windows · Firefox"),
+        ("Mozilla/5.0 (Linux) Édition/1 Chrome/126.0 Safari/537.36", "Linux · Chrome"), ("Mozilla/5.0 (Windows", "Mozilla"), ("\u{7}tab\tbed/1", "tabbed"), (String(repeating: "x", count: 50) + "/1", String(repeating: "x", count: 40)),
     ])
     func I20_aUserAgentBecomesALabelAPersonRecognises(agent: String, label: String) {
         #expect(DeviceLabel.make(userAgent: agent) == label)

@@ -30,7 +30,7 @@ public struct FactorRecord: Sendable, Equatable {
     public var lastStep: Int64?
 
     public init(
-        id: String = UUID().uuidString.lowercased(), userID: String, kind: Kind = .totp, friendlyName: String, sealedSecret: String,
+        id: String = RecordID.make(), userID: String, kind: Kind = .totp, friendlyName: String, sealedSecret: String,
         status: Status = .unverified, createdAt: Date, verifiedAt: Date? = nil, lastStep: Int64? = nil
     ) {
         self.id = id

@@ -21,7 +21,7 @@ public struct PasskeyRecord: Sendable, Equatable {
     public var lastUsedAt: Date?
 
     public init(
-        id: String = UUID().uuidString.lowercased(), userID: String, credentialID: [UInt8], publicKey: [UInt8], algorithm: Int,
+        id: String = RecordID.make(), userID: String, credentialID: [UInt8], publicKey: [UInt8], algorithm: Int,
         signCount: UInt32, backupEligible: Bool, backedUp: Bool, transports: [String], name: String, createdAt: Date, lastUsedAt: Date? = nil
     ) {
         self.id = id

@@ -208,7 +208,7 @@ public final class SignInPipeline: Sendable {
     ) async throws -> SessionRecord {
         let start = now
         let session = SessionRecord(
-            id: UUID().uuidString.lowercased(), userID: user.id, createdAt: start,
+            id: RecordID.make(), userID: user.id, createdAt: start,
             expiresAt: start.addingTimeInterval(TimeInterval(lifetime)),
             deviceLabel: DeviceLabel.make(userAgent: client.userAgent), address: client.address, lastSeenAt: start, assurance: assurance
         )

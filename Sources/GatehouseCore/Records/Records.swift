@@ -23,7 +23,7 @@ public struct UserRecord: Sendable, Equatable {
     public var deletionDueAt: Date?
 
     public init(
-        id: String = UUID().uuidString.lowercased(), email: String?, name: PersonName,
+        id: String = RecordID.make(), email: String?, name: PersonName,
         createdAt: Date, passwordChangedAt: Date? = nil, lockedAt: Date? = nil, lockedUntil: Date? = nil, isAnonymous: Bool = false
     ) {
         self.isAnonymous = isAnonymous

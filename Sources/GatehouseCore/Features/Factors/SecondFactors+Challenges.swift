@@ -38,7 +38,7 @@ extension SecondFactors: GrantVerifier {
     private func newChallenge(factorID: String?, userID: String) async throws -> FactorChallengeRecord {
         let now = context.now
         let challenge = FactorChallengeRecord(
-            id: UUID().uuidString.lowercased(), userID: userID, factorID: factorID, createdAt: now,
+            id: RecordID.make(), userID: userID, factorID: factorID, createdAt: now,
             expiresAt: now.addingTimeInterval(Self.challengeLifetime)
         )
         try await factors.createChallenge(challenge)

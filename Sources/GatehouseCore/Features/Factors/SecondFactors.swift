@@ -59,7 +59,7 @@ package struct SecondFactors: Sendable {
         let name = trimmed.isEmpty ? "" : try ServiceContext.checkedName(trimmed)
         let issuerName = try issuer.map { try ServiceContext.checkedName($0) } ?? context.settings.login.appName
         let secret = TOTP.newSecret()
-        let id = UUID().uuidString.lowercased()
+        let id = RecordID.make()
         let record = FactorRecord(
             id: id, userID: principal.user.id, friendlyName: name,
             sealedSecret: try FactorSecret.seal(secret, factorID: id, kek: kek), createdAt: context.now
