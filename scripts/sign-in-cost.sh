@@ -6,7 +6,8 @@
 # idle (the background's rate), then 20 s of wrk at 2 connections signing in the demo account,
 # and prints, per sign-in, the hashing threads' instructions and everyone else's less the idle
 # rate. Usage: scripts/sign-in-cost.sh [binary] (default: the stripped release server, built
-# by scripts/release-build.sh).
+# by scripts/release-build.sh). With USER_AGENT set, every sign-in sends it (a browser's costs
+# the session's device label read from it; without one the label is "Unknown device").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh valgrind wrk curl
