@@ -12,11 +12,6 @@ public enum RecordID {
         var high = generator.next() as UInt64, low = generator.next() as UInt64
         high = (high & ~0xF000) | 0x4000  // version 4 in the top four bits of the seventh byte
         low = (low & ~(0b11 << 62)) | (0b10 << 62)  // variant 10 in the top two bits of the ninth byte
-        let bytes = withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
-        let uuid = UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-        ))
-        return uuid.uuidString.lowercased()
+        return UUID(uuid: unsafeBitCast((high.bigEndian, low.bigEndian), to: uuid_t.self)).uuidString.lowercased()
     }
 }

@@ -16,7 +16,7 @@ package enum DeviceLabel {
     package static func make(userAgent: String?) -> String {
         guard let userAgent else { return unknown }
         var agent = Array(userAgent.utf8)
-        if let first = agent.first, let last = agent.last, isPlain(first) == false || isPlain(last) == false {
+        if let first = agent.first, let last = agent.last, !isPlain(first) || !isPlain(last) {
             agent = Array(userAgent.trimmingCharacters(in: .whitespaces).utf8)
         }
         guard !agent.isEmpty else { return unknown }
