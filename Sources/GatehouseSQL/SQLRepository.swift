@@ -74,6 +74,12 @@ public struct SQLRepository: StorageAffinity {
         }
     }
 
+    /// Whether the hashing threads have connections of their own (an SQLite file).
+    public var runsBesideHashing: Bool { (database as? SQLiteThreadDatabase)?.lanes != nil }
+
+    /// How many hashing threads have opened a connection of their own (tests).
+    package var hashingThreadConnections: Int { (database as? SQLiteThreadDatabase)?.lanes?.count ?? 0 }
+
     /// Runs `work` on the connection's thread (SQLite), so its statements cost no thread hops.
     public func nearStorage<T>(_ work: () async throws -> T) async throws -> T {
         try await withTaskExecutorPreference(connectionThread, operation: work)

@@ -18,6 +18,10 @@ public final class SQLiteDatabase: Service, Sendable {
     package let thread: NIOThreadPool
     /// The SQLKit view of the connection.
     public let sql: any SQLDatabase
+    /// The hashing threads' connections to the file (none for an in-memory database).
+    let lanes: SQLiteLaneConnections?
+    /// What every connection sets when it opens (WAL is the file's own, kept once set).
+    static let connectionPragmas = ["PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"]
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
     public init(path: String, logger: Logger) async throws {
@@ -34,11 +38,15 @@ public final class SQLiteDatabase: Service, Sendable {
             try? await thread.shutdownGracefully()
             throw error
         }
+        // `GATEHOUSE_SQLITE_LANES=off`: every statement on the one connection, as before (a comparison).
+        let lanesOff = ProcessInfo.processInfo.environment["GATEHOUSE_SQLITE_LANES"] == "off"
+        lanes = path == ":memory:" || lanesOff ? nil : SQLiteLaneConnections(path: path)
         sql = SQLiteThreadDatabase(
-            handle: handle, executor: SQLiteThreadExecutor(thread: thread), logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any()
+            handle: handle, executor: SQLiteThreadExecutor(thread: thread), logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any(),
+            lanes: lanes
         )
         do {
-            for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {
+            for pragma in ["PRAGMA journal_mode = WAL"] + Self.connectionPragmas {
                 try await sql.raw(SQLQueryString(pragma)).run()
             }
         } catch {
@@ -55,6 +63,7 @@ public final class SQLiteDatabase: Service, Sendable {
 
     /// Closes the connection and stops its thread.
     public func close() async throws {
+        lanes?.close()
         try await thread.runIfActive { [handle] in handle.close() }
         try await thread.shutdownGracefully()
     }

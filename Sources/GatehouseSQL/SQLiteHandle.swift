@@ -21,7 +21,9 @@ import Darwin
 /// is the only thread that ever touches this object after opening, and its compiled form is
 /// kept for the next call with the same text.
 ///
-/// Not thread-safe by design: ``SQLiteThreadDatabase`` calls it only on ``owner``'s thread.
+/// Not thread-safe by design: ``SQLiteThreadDatabase`` calls the shared connection only on
+/// ``owner``'s thread; a hashing thread's connection (``SQLiteLaneConnections``) is used by one
+/// caller at a time, which its lanes ensure, so it is not confined to a thread.
 final class SQLiteHandle: @unchecked Sendable {
     /// Compiled statements kept at most; past this the cache starts again (text built per call,
     /// such as a list of placeholders, would otherwise grow it without end).
@@ -33,12 +35,14 @@ final class SQLiteHandle: @unchecked Sendable {
     private var raw: OpaquePointer?
     /// The thread that opened the connection: the pool's one thread.
     private let owner: pthread_t
+    /// Whether only ``owner``'s thread may run statements.
+    private let confined: Bool
     /// Compiled statements by their text.
     private var cache: [String: OpaquePointer] = [:]
 
     /// Opens (creating if needed) the file at `path`, or a private in-memory database for
     /// `":memory:"`; call on the connection's thread.
-    init(path: String) throws {
+    init(path: String, confined: Bool = true) throws {
         Self.initialized.withLockedValue { done in
             if !done { sqlite_nio_sqlite3_initialize() }
             done = true
@@ -62,6 +66,7 @@ final class SQLiteHandle: @unchecked Sendable {
         }
         self.raw = raw
         owner = pthread_self()
+        self.confined = confined
     }
 
     /// Whether the caller runs on the connection's thread.
@@ -69,7 +74,7 @@ final class SQLiteHandle: @unchecked Sendable {
 
     /// Runs `sql` with `binds`, handing each result row to `onRow` as it is read.
     func run(_ sql: String, _ binds: [SQLiteData], decoder: SQLiteDataDecoder, _ onRow: (any SQLRow) -> Void) throws {
-        precondition(isCurrent, "an SQLite statement off its connection's thread")
+        precondition(!confined || isCurrent, "an SQLite statement off its connection's thread")
         guard let raw else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed") }
         guard let statement = try prepared(sql, on: raw) else { return }  // only a comment, or nothing
         defer {

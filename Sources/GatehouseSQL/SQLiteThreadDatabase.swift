@@ -1,3 +1,4 @@
+import GatehouseCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -17,6 +18,11 @@ struct SQLiteThreadDatabase: SQLDatabase {
     let executor: SQLiteThreadExecutor
     let logger: Logger
     let eventLoop: any EventLoop
+    /// The hashing threads' own connections to the same file, if it is one.
+    let lanes: SQLiteLaneConnections?
+    /// Inside a session begun on a hashing thread: that thread's connection, held for the
+    /// session, so every statement of it runs there, whichever thread it runs on.
+    var pinned: SQLiteHandle?
     let encoder = SQLiteDataEncoder()
     let decoder = SQLiteDataDecoder()
 
@@ -35,7 +41,9 @@ struct SQLiteThreadDatabase: SQLDatabase {
             logger.log(level: queryLogLevel, "Executing query", metadata: ["sql": .string(sql)])
         }
         let binds = try rawBinds.map(sqliteData)
+        if let pinned { return try pinned.run(sql, binds, decoder: decoder, onRow) }
         if handle.isCurrent { return try handle.run(sql, binds, decoder: decoder, onRow) }
+        if let lane = try lanes?.current() { return try lane.run(sql, binds, decoder: decoder, onRow) }
         try await executor.thread.runIfActive { try handle.run(sql, binds, decoder: decoder, onRow) }
     }
 
@@ -56,7 +64,15 @@ struct SQLiteThreadDatabase: SQLDatabase {
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await withTaskExecutorPreference(executor) { try await closure(self) }
+        if pinned != nil { return try await closure(self) }
+        // On a hashing thread with its own connection: the session's statements run on it.
+        if let lane = try lanes?.take() {
+            defer { lanes?.release(lane) }
+            var session = self
+            session.pinned = lane
+            return try await closure(session)
+        }
+        return try await withTaskExecutorPreference(executor) { try await closure(self) }
     }
 }
 

@@ -19,6 +19,20 @@ import Testing
         }
     }
 
+    @Test func aPasswordSignInRunsOnAHashingThreadWithAConnectionOfItsOwn() async throws {
+        try await CoreHarness.with { core in
+            #expect(core.repository.hashingThreadConnections == 0)
+            let signIn = try await core.signIn()
+            #expect(core.repository.hashingThreadConnections == 1, "its statements ran on the hashing thread's own connection")
+            // The session it committed there, the shared connection reads.
+            let principal = try await core.pipeline.authenticate(accessToken: signIn.grant.accessToken)
+            #expect(principal.session.id == signIn.sessionID)
+            await #expect(throws: GatehouseError.invalidCredentials) { try await core.signIn(CoreHarness.email, "wrong-password") }
+            let threads = ProcessInfo.processInfo.activeProcessorCount
+            #expect((1...threads).contains(core.repository.hashingThreadConnections), "at most one per hashing thread")
+        }
+    }
+
     @Test func aWrongPasswordAndAnUnknownEmailAreTheSameRefusalNamingNoAccount() async throws {
         try await CoreHarness.with { core in
             await #expect(throws: GatehouseError.invalidCredentials) { try await core.signIn(CoreHarness.email, "wrong-password") }

@@ -45,7 +45,11 @@ public struct HashingLimits: Sendable, Hashable {
 /// Hashing never runs on an event loop or on the shared NIO thread pool, which also runs
 /// file and database work. A full queue refuses new work with
 /// ``GatehouseError/overloaded(retryAfter:)`` instead of letting latency grow without bound.
-package final class HashingPool: @unchecked Sendable {
+///
+/// The pool is also a task executor: a password sign-in runs on one of its threads from its
+/// limits to its session (``runHere(_:)``), and hashes there in place, in the same queue as
+/// the hashes, so it waits for no other thread around its hash.
+package final class HashingPool: TaskExecutor, @unchecked Sendable {
     package let limits: HashingLimits
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
@@ -63,6 +67,7 @@ package final class HashingPool: @unchecked Sendable {
                 gatehouse_name_thread(name)
                 #endif
                 _ = Argon2Scratch.current  // the memory its hashes reuse, mapped on the first
+                pthread_setspecific(Self.laneKey, Unmanaged.passUnretained(self).toOpaque())
                 if limits.helperProcesses { HashWorker.attach() }
                 self.work()
             }
@@ -97,7 +102,9 @@ package final class HashingPool: @unchecked Sendable {
     ///     (an operator creating an account).
     ///   - work: the hash.
     package func run<T: Sendable>(refusable: Bool, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        // Already on one of the threads (a sign-in running here whole): hash in place.
+        if isCurrent { return try work() }
+        return try await withCheckedThrowingContinuation { continuation in
             condition.lock()
             guard !refusable || jobs.count - head < limits.queueDepth else {
                 condition.unlock()
@@ -114,6 +121,54 @@ package final class HashingPool: @unchecked Sendable {
             condition.signal()
             condition.unlock()
         }
+    }
+
+    /// Whether the calling thread is one of this pool's.
+    package var isCurrent: Bool {
+        pthread_getspecific(Self.laneKey) == Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Whether the calling thread is a hashing thread of any pool.
+    package static var onHashingThread: Bool { pthread_getspecific(laneKey) != nil }
+
+    private static let laneKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Whether the queue has room for another sign-in (``runHere(_:)``).
+    package var hasRoom: Bool { waiting < limits.queueDepth }
+
+    /// Runs `work` wholly on one of the hashing threads, its hash in place: a sign-in that
+    /// hashes, whose statements also run in place there (``StorageAffinity/runsBesideHashing``).
+    ///
+    /// The caller asks ``hasRoom`` first; with the queue full it signs in where it would
+    /// otherwise, so its limits answer before the hasher refuses it.
+    package func runHere<T>(_ work: () async throws -> T) async throws -> T {
+        let queued = DispatchTime.now().uptimeNanoseconds
+        return try await withTaskExecutorPreference(self) {
+            // Its hash waits for no thread but this one: the wait was to get here.
+            Self.wait.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - queued))
+            return try await work()
+        }
+    }
+
+    /// A task's job, queued behind the hashes.
+    package func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        Self.depth.record(jobs.count - head)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Jobs queued for the threads.
+    private var waiting: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return jobs.count - head
     }
 
     private func work() {

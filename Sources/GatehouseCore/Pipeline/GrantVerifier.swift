@@ -78,6 +78,11 @@ extension GrantKind {
     /// Whether the grant only steps up a signed-in session, never signs in on its own.
     package var isStepUpOnly: Bool { self == .secondFactor }
 
+    /// Whether the grant's verifier hashes a password (argon2id, tens of milliseconds): such a
+    /// sign-in runs wholly on a hashing thread where the storage allows it
+    /// (``StorageAffinity/runsBesideHashing``).
+    package var hashesAPassword: Bool { self == .password }
+
     /// Whether the grant may step up a signed-in session (a second factor, or a passkey).
     package var canStepUp: Bool { self == .secondFactor || self == .passkey }
 }

@@ -9,7 +9,7 @@ extension SignInPipeline {
     ///   - previousID: the web session id the browser presented, if any.
     package func signInToWeb(_ grant: Grant, from client: ClientInfo, replacing previousID: String?) async throws -> WebSignIn {
         guard !grant.kind.isStepUpOnly else { throw GatehouseError.unauthenticated }
-        return try await context.nearStorage {
+        return try await context.nearStorage(hashing: grant.kind.hashesAPassword) {
             let admitted = try await admission(grant, from: client)
             let method = admitted.method ?? grant.method
             let id = try await openWebSession(

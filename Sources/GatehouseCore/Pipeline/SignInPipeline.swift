@@ -43,7 +43,7 @@ public final class SignInPipeline: Sendable {
     /// - Returns: the tokens, the user, and a device token for the client to keep.
     package func signIn(_ grant: Grant, from client: ClientInfo) async throws -> SignIn {
         guard !grant.kind.isStepUpOnly else { throw GatehouseError.unauthenticated }
-        return try await context.nearStorage {
+        return try await context.nearStorage(hashing: grant.kind.hashesAPassword) {
             let admitted = try await admission(grant, from: client)
             let method = admitted.method ?? grant.method
             return try await openAPISession(for: admitted, assurance: .signedIn(with: method, at: now), method: method, client: client)
@@ -73,7 +73,7 @@ public final class SignInPipeline: Sendable {
     /// - Returns: the account, whether it was just created, the flow that proved it (if any),
     ///   and the device token the client should keep.
     package func admit(_ grant: Grant, from client: ClientInfo) async throws -> Admission {
-        try await context.nearStorage {
+        try await context.nearStorage(hashing: grant.kind.hashesAPassword) {
             var admitted = try await admission(grant, from: client)
             try await storingSignIn { try await context.sessions.storeSignInWrites(admitted.writes) }
             for event in admitted.reports { context.report(event, client: client) }

@@ -10,4 +10,11 @@
 /// pool of connections (PostgreSQL) runs the work where it is.
 public protocol StorageAffinity: Sendable {
     func nearStorage<T>(_ work: () async throws -> T) async throws -> T
+    /// Whether a sign-in that hashes may run wholly on a hashing thread, its statements in
+    /// place there on a connection of that thread's own.
+    var runsBesideHashing: Bool { get }
+}
+
+extension StorageAffinity {
+    public var runsBesideHashing: Bool { false }
 }
