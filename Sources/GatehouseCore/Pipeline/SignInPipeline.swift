@@ -12,8 +12,9 @@ import Logging
 /// A sign-in is a run of about a dozen statements, so each way in (``signIn(_:from:)``,
 /// ``admit(_:from:)``, the web's and the step-ups) runs where they cost least
 /// (``StorageAffinity``): on SQLite's connection thread, a passkey sign-in's server time went
-/// from 2.2–2.8 ms to 1.4–2.0 ms (issue 41). A password's hash still runs on the hashing
-/// threads, and the connection's thread serves other requests while it does.
+/// from 2.2–2.8 ms to 1.4–2.0 ms (issue 41). A password sign-in runs on a hashing thread
+/// instead, from its limits to its token, its hash in place, and on an SQLite file its
+/// statements on that thread's own connection (``ServiceContext/nearStorage(hashing:_:)``).
 public final class SignInPipeline: Sendable {
     let context: ServiceContext
     package let tokens: TokenIssuer
