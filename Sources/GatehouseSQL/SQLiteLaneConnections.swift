@@ -39,14 +39,14 @@ final class SQLiteLaneConnections: @unchecked Sendable {
 
     /// The calling hashing thread's connection for one statement, opened now if it has none;
     /// `nil` off the hashing threads, while a session holds it, or once closed.
-    func current() throws -> SQLiteHandle? {
-        try connection(taking: false)
+    func current() -> SQLiteHandle? {
+        connection(taking: false)
     }
 
     /// The calling hashing thread's connection, held for a session until ``release(_:)``;
     /// `nil` as for ``current()``.
-    func take() throws -> SQLiteHandle? {
-        try connection(taking: true)
+    func take() -> SQLiteHandle? {
+        connection(taking: true)
     }
 
     /// Gives back a connection ``take()`` gave.
@@ -54,7 +54,7 @@ final class SQLiteLaneConnections: @unchecked Sendable {
         _ = lock.withLock { taken.remove(ObjectIdentifier(handle)) }
     }
 
-    private func connection(taking: Bool) throws -> SQLiteHandle? {
+    private func connection(taking: Bool) -> SQLiteHandle? {
         guard HashingPool.onHashingThread else { return nil }
         let thread = Self.threadKey
         enum Found { case free(SQLiteHandle), unavailable, none }
@@ -70,9 +70,16 @@ final class SQLiteLaneConnections: @unchecked Sendable {
         case .unavailable: return nil
         case .none: break
         }
-        let handle = try SQLiteHandle(path: path, confined: false)
-        for pragma in SQLiteDatabase.connectionPragmas {
-            try handle.run(pragma, [], decoder: SQLiteDataDecoder()) { _ in }
+        // A connection that cannot open (no file descriptor left) sends the statements to the
+        // shared connection: a sign-in never fails for want of its own.
+        guard let handle = try? SQLiteHandle(path: path, confined: false) else { return nil }
+        do {
+            for pragma in SQLiteDatabase.connectionPragmas {
+                try handle.run(pragma, [], decoder: SQLiteDataDecoder()) { _ in }
+            }
+        } catch {
+            handle.close()
+            return nil
         }
         let kept = lock.withLock { () -> Bool in
             guard !closed else { return false }

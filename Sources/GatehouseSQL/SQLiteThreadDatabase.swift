@@ -43,7 +43,7 @@ struct SQLiteThreadDatabase: SQLDatabase {
         let binds = try rawBinds.map(sqliteData)
         if let pinned { return try pinned.run(sql, binds, decoder: decoder, onRow) }
         if handle.isCurrent { return try handle.run(sql, binds, decoder: decoder, onRow) }
-        if let lane = try lanes?.current() { return try lane.run(sql, binds, decoder: decoder, onRow) }
+        if let lane = lanes?.current() { return try lane.run(sql, binds, decoder: decoder, onRow) }
         try await executor.thread.runIfActive { try handle.run(sql, binds, decoder: decoder, onRow) }
     }
 
@@ -66,7 +66,7 @@ struct SQLiteThreadDatabase: SQLDatabase {
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         if pinned != nil { return try await closure(self) }
         // On a hashing thread with its own connection: the session's statements run on it.
-        if let lane = try lanes?.take() {
+        if let lane = lanes?.take() {
             defer { lanes?.release(lane) }
             var session = self
             session.pinned = lane
