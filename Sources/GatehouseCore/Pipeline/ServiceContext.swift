@@ -64,9 +64,9 @@ package final class ServiceContext: Sendable {
     /// Runs a sign-in that hashes a password: wholly on a hashing thread where the storage's
     /// statements can run there too, else as ``nearStorage(_:)``.
     ///
-    /// On two cores this lifted logins at 2 connections from 0.77–0.82 to 0.83–0.89 of the
-    /// two-thread argon2id bound (issue 41): the sign-in no longer waits for four thread
-    /// wake-ups around its hash, nor queues on the one connection's thread behind the other's.
+    /// On two cores this lifted logins at 2 connections from 0.77–0.82 to 0.79–0.89 of the
+    /// two-thread argon2id bound, alternating (issue 41): the sign-in no longer waits for four
+    /// thread wake-ups around its hash, nor queues on the one connection's thread behind the other's.
     /// With the hashing queue full it goes the usual way, so its limits answer first and the
     /// hasher refuses it as before.
     func nearStorage<T>(hashing: Bool, _ work: () async throws -> T) async throws -> T {
