@@ -12,21 +12,22 @@ import Glibc
 /// A sign-in that hashes runs wholly on a hashing thread (``HashingPool/runHere(_:)``), and on
 /// an SQLite file its statements run there too, on that thread's own connection.
 @Suite struct SQLiteLaneTests {
-    static func file() throws -> (URL, String) {
+    /// A new SQLite file in a folder of its own with one table, and its repository; the caller
+    /// closes the database and removes the folder.
+    static func database(withTable table: String) async throws -> (SQLiteDatabase, SQLRepository, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-lanes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return (folder, folder.appendingPathComponent("lanes.sqlite").path)
+        let database = try await SQLiteDatabase(path: folder.appendingPathComponent("lanes.sqlite").path, logger: Logger(label: "test"))
+        try await database.sql.raw("CREATE TABLE \(unsafeRaw: table)").run()
+        return (database, SQLRepository(database: database.sql), folder)
     }
 
     static let pool = HashingPool.shared(.tests)
 
     @Test func workOnAHashingThreadRunsItsStatementsThereOnAConnectionOfItsOwn() async throws {
-        let (folder, path) = try Self.file()
+        let (database, repository, folder) = try await Self.database(withTable: "seen (v INTEGER)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try await SQLiteDatabase(path: path, logger: Logger(label: "test"))
-        let repository = SQLRepository(database: database.sql)
         #expect(repository.runsBesideHashing)
-        try await database.sql.raw("CREATE TABLE seen (v INTEGER)").run()
         let connection = try await database.thread.runIfActive { StorageAffinityTests.thread() }
         let threads = try await Self.pool.runHere {
             var threads = [StorageAffinityTests.thread()]
@@ -50,11 +51,8 @@ import Glibc
     }
 
     @Test func writesFromBothKindsOfConnectionAtOnceAllCommit() async throws {
-        let (folder, path) = try Self.file()
+        let (database, repository, folder) = try await Self.database(withTable: "rows (who TEXT, n INTEGER)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try await SQLiteDatabase(path: path, logger: Logger(label: "test"))
-        let repository = SQLRepository(database: database.sql)
-        try await database.sql.raw("CREATE TABLE rows (who TEXT, n INTEGER)").run()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 0..<40 {
                 group.addTask {
@@ -88,11 +86,8 @@ import Glibc
 
 extension SQLiteLaneTests {
     @Test func aSessionThatWaitsMidwayKeepsItsConnectionAndNoOtherCallerSeesItsRowsBeforeTheCommit() async throws {
-        let (folder, path) = try Self.file()
+        let (database, repository, folder) = try await Self.database(withTable: "rows (n INTEGER)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try await SQLiteDatabase(path: path, logger: Logger(label: "test"))
-        let repository = SQLRepository(database: database.sql)
-        try await database.sql.raw("CREATE TABLE rows (n INTEGER)").run()
         let (inside, entered) = AsyncStream.makeStream(of: Void.self)
         let (go, released) = AsyncStream.makeStream(of: Void.self)
         let session = Task {
