@@ -14,7 +14,3 @@ public protocol StorageAffinity: Sendable {
     /// place there on a connection of that thread's own.
     var runsBesideHashing: Bool { get }
 }
-
-extension StorageAffinity {
-    public var runsBesideHashing: Bool { false }
-}
