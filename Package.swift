@@ -337,6 +337,7 @@ let package = Package(
                 "GatehouseQRCode",
                 "GatehouseSQL",
                 "GraphQLSurface",
+                "RESTSurface",
                 "SupabaseSurface",
                 "WebSurface",
                 "GatehouseModel",

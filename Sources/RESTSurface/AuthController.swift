@@ -8,12 +8,15 @@ import HummingbirdAuth
 package struct AuthController {
     package let pipeline: SignInPipeline
 
+    /// `POST /api/auth/login`: the server answers it from a hashing thread (``HashingThreadResponder``).
+    package static let passwordSignIn = PasswordSignInRoute(path: "/api/auth/login")
+
     package init(pipeline: SignInPipeline) {
         self.pipeline = pipeline
     }
 
     package func addRoutes(to router: Router<GatehouseRequestContext>) {
-        router.post("/api/auth/login", use: login)
+        router.post(RouterPath(Self.passwordSignIn.path), use: login)
         router.post("/api/auth/refresh", use: refresh)
         router.group()
             .add(middleware: BearerAuthenticator(pipeline: pipeline))

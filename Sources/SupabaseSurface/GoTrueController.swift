@@ -14,6 +14,10 @@ package struct GoTrueController {
     package let services: GatehouseServices
     package let anonKey: String
 
+    /// `POST /auth/v1/token?grant_type=password`: the server answers it from a hashing thread
+    /// (``HashingThreadResponder``).
+    package static let passwordSignIn = PasswordSignInRoute(path: "/auth/v1/token", query: (name: "grant_type", value: "password"))
+
     package init(services: GatehouseServices, anonKey: String) {
         self.services = services
         self.anonKey = anonKey

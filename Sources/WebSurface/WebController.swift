@@ -30,6 +30,9 @@ package struct WebController {
     package let analyticsKey: SymmetricKey
     package var configuration: LoginConfiguration { form.configuration }
 
+    /// `POST /login`, the login form: the server answers it from a hashing thread (``HashingThreadResponder``).
+    package static let passwordSignIn = PasswordSignInRoute(path: "/login")
+
     package init(services: GatehouseServices, resources: WebResources, analyticsKey: SymmetricKey) {
         self.services = services
         self.resources = resources
@@ -55,7 +58,7 @@ package struct WebController {
         pages.get("/login") { request, context in
             phoneFirst ? try await showPhone(request, context: context, mode: .signIn) : try await showLogin(request, context: context)
         }
-        pages.post("/login", use: submitLogin)
+        pages.post(RouterPath(Self.passwordSignIn.path), use: submitLogin)
         addPhoneRoutes(to: pages)
         pages.get("/home", use: showHome)
         addProviderRoutes(to: pages)

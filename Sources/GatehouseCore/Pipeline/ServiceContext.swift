@@ -68,11 +68,17 @@ package final class ServiceContext: Sendable {
     /// two-thread argon2id bound, alternating (issue 41): the sign-in no longer waits for four
     /// thread wake-ups around its hash, nor queues on the one connection's thread behind the other's.
     /// With the hashing queue full it goes the usual way, so its limits answer first and the
-    /// hasher refuses it as before.
+    /// hasher refuses it as before. A request the HTTP server already answers from a hashing
+    /// thread (``hashingThreads``) runs in place.
     func nearStorage<T>(hashing: Bool, _ work: () async throws -> T) async throws -> T {
+        if hashing, storage.runsBesideHashing, hasher.pool.isCurrent { return try await work() }
         if hashing, storage.runsBesideHashing, hasher.pool.hasRoom { return try await hasher.pool.runHere(work) }
         return try await storage.nearStorage(work)
     }
+
+    /// The hashing threads a password sign-in runs on from start to finish, when the storage's
+    /// statements run there too (an SQLite file); `nil` otherwise.
+    var hashingThreads: HashingPool? { storage.runsBesideHashing ? hasher.pool : nil }
 
     /// Hands an event to the sink with the time it happened.
     func report(_ event: SecurityEvent, address: String?, device: String?) {

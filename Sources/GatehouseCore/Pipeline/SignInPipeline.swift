@@ -36,6 +36,9 @@ public final class SignInPipeline: Sendable {
     package var now: Date { context.now }
     /// What the app offers and how long things live.
     package var settings: AuthSettings { context.settings }
+    /// The hashing threads a password sign-in runs on from start to finish (an SQLite file), for
+    /// the HTTP server to answer it from there too; `nil` where it does not run there.
+    package var passwordSignInThreads: HashingPool? { context.hashingThreads }
 
     /// Signs in with any grant and opens an API session (access and refresh token).
     /// - Parameters:

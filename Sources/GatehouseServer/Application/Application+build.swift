@@ -56,9 +56,10 @@ public func buildApplication(
     let worker = OutboxWorker(outbox: outbox, releasesLeasesAtStart: sqlite)
     // Accounts their owners deleted with a grace period go once it is over.
     let purge = configuration.accounts.deletionGraceDays > 0 ? AccountPurge(deletion: services.deletion, logger: logger) as any Service : nil
+    let hashingThreads = hashingThreadResponder(configuration, pipeline: services.pipeline)
     let app = Application(
         router: router,
-        server: try serverBuilder(configuration),
+        server: try serverBuilder(configuration, hashingThreads: hashingThreads),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
         // Services stop in reverse after the server: the metrics listener, then the audit log
         // writes what is left (its forwards joining the outbox), then the outbox's worker ends
@@ -71,13 +72,15 @@ public func buildApplication(
     return app
 }
 
-/// HTTP/1, over TLS when configured, with the connection guards (see ``GuardedChannel``).
-package func serverBuilder(_ configuration: GatehouseConfiguration) throws -> HTTPServerBuilder {
+/// HTTP/1, over TLS when configured, with the connection guards (see ``GuardedChannel``), and
+/// the password sign-ins answered from `hashingThreads` when given.
+package func serverBuilder(_ configuration: GatehouseConfiguration, hashingThreads: HashingThreadResponder? = nil) throws -> HTTPServerBuilder {
     let limits = configuration.connections
     let connections = ConnectionCount()
     let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000)))
     let tls = try configuration.tls.map(tlsConfiguration)
-    return HTTPServerBuilder { responder in
+    return HTTPServerBuilder { base in
+        let responder = hashingThreads?.wrapping(base) ?? base
         let plain = HTTP1Channel(responder: responder, configuration: http1)
         guard let tls else { return GuardedChannel(base: plain, limits: limits, connections: connections) }
         return GuardedChannel(base: try TLSChannel(plain, tlsConfiguration: tls), limits: limits, connections: connections)

@@ -86,3 +86,15 @@ package func buildRouterAndServices(
     router.get("/health") { _, _ in try JSONBody.response(["status": "ok"]) }
     return (router, services, composition.outbox)
 }
+
+/// The password sign-ins of the surfaces ``buildRouter(_:repository:deliveries:logger:)`` mounts
+/// for `configuration` (GraphQL's is a mutation in a body, so it has none).
+package func passwordSignInRoutes(_ configuration: GatehouseConfiguration) -> [PasswordSignInRoute] {
+    [AuthController.passwordSignIn, WebController.passwordSignIn] + (configuration.supabaseAnonKey != nil ? [GoTrueController.passwordSignIn] : [])
+}
+
+/// Answers those sign-ins from the hashing thread they run on, where they run on one (an
+/// SQLite file, ``SignInPipeline/passwordSignInThreads``); `nil` elsewhere.
+package func hashingThreadResponder(_ configuration: GatehouseConfiguration, pipeline: SignInPipeline) -> HashingThreadResponder? {
+    pipeline.passwordSignInThreads.map { HashingThreadResponder(pool: $0, routes: passwordSignInRoutes(configuration)) }
+}

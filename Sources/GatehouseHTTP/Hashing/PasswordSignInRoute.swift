@@ -1,0 +1,28 @@
+import HummingbirdCore
+
+/// A request that signs in with a password: a `POST` to one path, with one query parameter
+/// where the endpoint serves other grants too (Supabase's `/token?grant_type=password`).
+///
+/// Each surface names its own (``HashingThreadResponder`` answers them from a hashing thread);
+/// GraphQL's sign-in is a mutation in a body like any other, so it has none.
+package struct PasswordSignInRoute: Sendable, Equatable {
+    /// The request's path, as the router matches it.
+    package let path: String
+    /// The query parameter's name and value that make a request to `path` a password sign-in.
+    package let queryName: String?
+    package let queryValue: String?
+
+    /// A password sign-in at `path`; with `query`, only when that parameter has that value.
+    package init(path: String, query: (name: String, value: String)? = nil) {
+        self.path = path
+        queryName = query?.name
+        queryValue = query?.value
+    }
+
+    /// Whether `request` is this sign-in.
+    package func matches(_ request: Request) -> Bool {
+        guard request.method == .post, request.uri.path == path else { return false }
+        guard let queryName else { return true }
+        return request.uri.queryParameters[Substring(queryName)].map(String.init) == queryValue
+    }
+}
