@@ -12,8 +12,8 @@ import NIOCore
 /// the event loop was handed its answer. Wrapped here, the whole request prefers the hashing
 /// pool as its task executor, and the answer goes from the hashing thread straight to the
 /// event loop. Measured on two cores, flipping between the two ways every half second in one
-/// server under wrk at 2 connections, it signed in 1 to 4 % more people per second in each of
-/// nine 40-second windows, and the same at 8 and 16 connections (issue 41).
+/// server under wrk, it signed in 1.0 to 3.7 % more people a second at 2 connections in each of
+/// nine 40-second windows, and made no difference at 8 and 16 (issue 41).
 ///
 /// With the hashing queue full a sign-in goes the usual way, so its limits answer first and
 /// the hasher refuses it as before. A body still on its way suspends the task, which does not
