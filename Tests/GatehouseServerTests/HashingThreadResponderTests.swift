@@ -111,7 +111,7 @@ import Testing
             }
             let supabase = GoTrueController.passwordSignIn
             try await client.execute(
-                uri: "\(supabase.path)?\(supabase.queryName ?? "")=\(supabase.queryValue ?? "")", method: .post,
+                uri: "\(supabase.path)?\(supabase.query?.name ?? "")=\(supabase.query?.value ?? "")", method: .post,
                 headers: [.contentType: "application/json", HTTPField.Name("apikey")!: "anon"], body: body
             ) { #expect($0.status == .ok) }
         }

@@ -144,8 +144,11 @@ package final class HashingPool: TaskExecutor, @unchecked Sendable {
     /// hashes, whose statements also run in place there (``StorageAffinity/runsBesideHashing``).
     ///
     /// The caller asks ``hasRoom`` first; with the queue full it signs in where it would
-    /// otherwise, so its limits answer before the hasher refuses it.
+    /// otherwise, so its limits answer before the hasher refuses it. Called on one of the
+    /// pool's threads (a request the server answers from there), `work` runs in place.
     package func runHere<T>(_ work: () async throws -> T) async throws -> T {
+        // Already on one of the threads (a request answered from here): run in place.
+        if isCurrent { return try await work() }
         let queued = DispatchTime.now().uptimeNanoseconds
         return try await withTaskExecutorPreference(self) {
             // Its hash waits for no thread but this one: the wait was to get here.

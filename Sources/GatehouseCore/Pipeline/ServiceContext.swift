@@ -71,8 +71,7 @@ package final class ServiceContext: Sendable {
     /// hasher refuses it as before. A request the HTTP server already answers from a hashing
     /// thread (``hashingThreads``) runs in place.
     func nearStorage<T>(hashing: Bool, _ work: () async throws -> T) async throws -> T {
-        if hashing, storage.runsBesideHashing, hasher.pool.isCurrent { return try await work() }
-        if hashing, storage.runsBesideHashing, hasher.pool.hasRoom { return try await hasher.pool.runHere(work) }
+        if hashing, let pool = hashingThreads, pool.isCurrent || pool.hasRoom { return try await pool.runHere(work) }
         return try await storage.nearStorage(work)
     }
 

@@ -8,21 +8,26 @@ import HummingbirdCore
 package struct PasswordSignInRoute: Sendable, Equatable {
     /// The request's path, as the router matches it.
     package let path: String
-    /// The query parameter's name and value that make a request to `path` a password sign-in.
-    package let queryName: String?
-    package let queryValue: String?
+    /// The query parameter that makes a request to `path` a password sign-in, if the path
+    /// alone does not.
+    package let query: Query?
+
+    /// A query parameter's name and the value it must have.
+    package struct Query: Sendable, Equatable {
+        package let name: String
+        package let value: String
+    }
 
     /// A password sign-in at `path`; with `query`, only when that parameter has that value.
     package init(path: String, query: (name: String, value: String)? = nil) {
         self.path = path
-        queryName = query?.name
-        queryValue = query?.value
+        self.query = query.map { Query(name: $0.name, value: $0.value) }
     }
 
     /// Whether `request` is this sign-in.
     package func matches(_ request: Request) -> Bool {
         guard request.method == .post, request.uri.path == path else { return false }
-        guard let queryName else { return true }
-        return request.uri.queryParameters[Substring(queryName)].map(String.init) == queryValue
+        guard let query else { return true }
+        return request.uri.queryParameters[Substring(query.name)].map(String.init) == query.value
     }
 }

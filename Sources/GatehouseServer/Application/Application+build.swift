@@ -74,7 +74,7 @@ public func buildApplication(
 
 /// HTTP/1, over TLS when configured, with the connection guards (see ``GuardedChannel``), and
 /// the password sign-ins answered from `hashingThreads` when given.
-package func serverBuilder(_ configuration: GatehouseConfiguration, hashingThreads: HashingThreadResponder? = nil) throws -> HTTPServerBuilder {
+package func serverBuilder(_ configuration: GatehouseConfiguration, hashingThreads: HashingThreadResponder?) throws -> HTTPServerBuilder {
     let limits = configuration.connections
     let connections = ConnectionCount()
     let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000)))
