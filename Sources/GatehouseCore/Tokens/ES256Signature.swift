@@ -34,7 +34,8 @@ package enum ES256Signature {
               let signature = Data(base64URLEncoded: String(token[token.index(after: dot)...])).map(Array.init),
               !isLowS(signature), signature.count == 64
         else { return token }
-        return token[...dot] + Data(normalized(signature)).base64URLEncoded()
+        // The head is copied as a String: a Substring's `+` walks it Character by Character.
+        return String(token[...dot]) + Data(normalized(signature)).base64URLEncoded()
     }
 
     /// a − b for 32-byte big-endian numbers with a ≥ b.
