@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The CPU a password sign-in costs besides its hash, counted in instructions rather than timed
 # (issue 41): on this noisy machine a sign-in's CPU time moved by a fifth between runs of the
-# same binary, an instruction count by about 1 %. It runs the release server under valgrind's
+# same binary, an instruction count by about 2 %. It runs the release server under valgrind's
 # callgrind, one profile per thread, with counting off until the server is warm; it counts 10 s
 # idle (the background's rate), then 20 s of wrk at 2 connections signing in the demo account,
 # and prints, per sign-in, libsodium's instructions (the hash) and every other function's on
 # every thread, less the idle rate. (The hashing threads run the rest of a password sign-in too,
-# on SQLite with its lanes, so whole threads are not the split.) Usage: scripts/sign-in-cost.sh [binary] (default: the stripped release server, built
+# on SQLite with its lanes, so whole threads are not the split.)
+# Usage: scripts/sign-in-cost.sh [binary] (default: the stripped release server, built
 # by scripts/release-build.sh). With USER_AGENT set, every sign-in sends it (a browser's costs
 # the session's device label read from it; without one the label is "Unknown device").
 set -euo pipefail
