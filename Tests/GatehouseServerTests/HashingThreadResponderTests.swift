@@ -39,7 +39,10 @@ import Testing
 
     /// A server whose `POST /probe` is a password sign-in for `pool`: the probe records, for
     /// each request, whether its handler and its body's write ran on a hashing thread.
-    static func probe(pool: HashingPool, _ test: @escaping @Sendable (any TestClientProtocol, Seen) async throws -> Void) async throws {
+    /// With `connections`, each connection is served as the server serves it
+    /// (``GuardedChannel`` with a ``ConnectionExecutor``), and the probe also records where
+    /// each request arrived, before the responder chose a thread for it.
+    static func probe(pool: HashingPool, connections: Bool = false, _ test: @escaping @Sendable (any TestClientProtocol, Seen) async throws -> Void) async throws {
         let seen = Seen()
         let router = Router()
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { _, _ in
@@ -55,7 +58,16 @@ import Testing
         let answers = HashingThreadResponder(pool: pool, routes: [PasswordSignInRoute(path: "/probe")])
         let app = Application(
             router: router,
-            server: HTTPServerBuilder { base in HTTP1Channel(responder: answers.wrapping(base)) },
+            server: HTTPServerBuilder { base in
+                guard connections else { return HTTP1Channel(responder: answers.wrapping(base)) }
+                let wrapped = answers.wrapping(base)
+                let arriving: HTTPChannelHandler.Responder = { request, writer, channel in
+                    seen.arrived()
+                    try await wrapped(request, writer, channel)
+                }
+                let channel = HTTP1Channel(responder: arriving)
+                return GuardedChannel(base: channel, limits: ConnectionLimits(), connections: ConnectionCount(), hashing: answers)
+            },
             configuration: .init(address: .hostname("127.0.0.1", port: 0))
         )
         try await app.test(.live) { client in try await test(client, seen) }
@@ -68,6 +80,20 @@ import Testing
             seen.clear()
             try await client.execute(uri: "/probe", method: .get) { #expect($0.status == .ok) }
             #expect(seen.threads == [false, false], "any other request stays off the hashing threads")
+        }
+    }
+
+    @Test func afterASignInAConnectionsNextRequestArrivesOnAFreeHashingThreadAndAnyOtherIsSentOnToSwiftsPool() async throws {
+        // A pool of its own, so both its threads are free whenever a request arrives.
+        var limits = HashingLimits(queueDepth: 61)
+        limits.threads = 2
+        try await Self.probe(pool: .shared(limits), connections: true) { client, seen in
+            for (method, arrives, runs) in [(HTTPRequest.Method.post, false, true), (.post, true, true), (.get, true, false), (.get, false, false), (.post, false, true)] {
+                seen.clear()
+                try await client.execute(uri: "/probe", method: method) { #expect($0.status == .ok && String(buffer: $0.body) == "ok") }
+                #expect(seen.arrivals == [arrives], "\(method): where it arrived, on one connection")
+                #expect(seen.threads == [runs, runs], "\(method): where its handler and its answer's write ran")
+            }
         }
     }
 
@@ -120,8 +146,11 @@ import Testing
     /// For each step of the probe's requests, whether it ran on a hashing thread.
     final class Seen: Sendable {
         private let steps = Mutex<[Bool]>([])
+        private let arrivalSteps = Mutex<[Bool]>([])
         func record() { steps.withLock { $0.append(HashingPool.onHashingThread) } }
+        func arrived() { arrivalSteps.withLock { $0.append(HashingPool.onHashingThread) } }
         var threads: [Bool] { steps.withLock { $0 } }
-        func clear() { steps.withLock { $0 = [] } }
+        var arrivals: [Bool] { arrivalSteps.withLock { $0 } }
+        func clear() { steps.withLock { $0 = [] }; arrivalSteps.withLock { $0 = [] } }
     }
 }

@@ -54,6 +54,10 @@ package final class HashingPool: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
+    /// Jobs that go before the hashes (``runOnIdleThread(_:as:)``).
+    private var ahead: [@Sendable () -> Void] = []
+    /// Threads waiting for work.
+    private var idle = 0
 
     private init(limits: HashingLimits) {
         self.limits = limits
@@ -90,7 +94,8 @@ package final class HashingPool: TaskExecutor, @unchecked Sendable {
     private static let registry = LockedPools()
     /// Hashes waiting for a thread (`gatehouse_hashing_queue_depth`).
     private static let depth = Gauge(label: "gatehouse_hashing_queue_depth")
-    /// How long each hash waited for a thread (`gatehouse_hashing_wait_seconds`).
+    /// How long each hash, or a signing-in connection's next request, waited for a thread
+    /// (`gatehouse_hashing_wait_seconds`).
     private static let wait = Metrics.Timer(label: "gatehouse_hashing_wait_seconds")
     /// Sign-ins refused because the queue was full.
     private static let refused = Counter(label: "gatehouse_throttled_total", dimensions: [("limit", LimitKind.hashingQueue.rawValue)])
@@ -167,6 +172,26 @@ package final class HashingPool: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Runs `job` as `executor` on a hashing thread that has nothing else to do, ahead of any
+    /// hash queued meanwhile; `false`, and nothing run, when every thread is busy.
+    ///
+    /// Called on one of the pool's threads, that thread counts as free: the job it runs now is
+    /// suspending (``ConnectionExecutor``: a sign-in's connection, after its answer).
+    package func runOnIdleThread(_ job: UnownedJob, as executor: UnownedTaskExecutor) -> Bool {
+        let here = isCurrent
+        condition.lock()
+        defer { condition.unlock() }
+        guard here || idle > ahead.count else { return false }
+        let queued = DispatchTime.now().uptimeNanoseconds
+        ahead.append {
+            // Most often a sign-in's next request: what it waited for its thread.
+            Self.wait.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - queued))
+            job.runSynchronously(on: executor)
+        }
+        if idle > 0 { condition.signal() }
+        return true
+    }
+
     /// Jobs queued for the threads.
     private var waiting: Int {
         condition.lock()
@@ -177,12 +202,21 @@ package final class HashingPool: TaskExecutor, @unchecked Sendable {
     private func work() {
         while true {
             condition.lock()
-            while head == jobs.count {
+            while head == jobs.count, ahead.isEmpty {
+                idle += 1
                 // Idle past the scratch's release time: give the argon2 memory and the helper back.
-                if !condition.wait(until: Date(timeIntervalSinceNow: Argon2Scratch.idleSeconds)) {
+                let woken = condition.wait(until: Date(timeIntervalSinceNow: Argon2Scratch.idleSeconds))
+                idle -= 1
+                if !woken {
                     Argon2Scratch.existing?.releaseIfIdle()
                     HashWorker.existing?.stopIfIdle()
                 }
+            }
+            if !ahead.isEmpty {
+                let job = ahead.removeFirst()
+                condition.unlock()
+                job()
+                continue
             }
             let job = jobs[head]
             head += 1

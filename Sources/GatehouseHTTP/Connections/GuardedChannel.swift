@@ -15,13 +15,17 @@ package struct GuardedChannel<Base: ServerChildChannel & HTTPChannelHandler>: Se
     package let base: Base
     package let limits: ConnectionLimits
     package let connections: ConnectionCount
+    /// Where password sign-ins are answered, when on a hashing thread: each connection is
+    /// then served with a ``ConnectionExecutor``.
+    package let hashing: HashingThreadResponder?
 
     package var responder: HTTPChannelHandler.Responder { base.responder }
 
-    package init(base: Base, limits: ConnectionLimits, connections: ConnectionCount) {
+    package init(base: Base, limits: ConnectionLimits, connections: ConnectionCount, hashing: HashingThreadResponder? = nil) {
         self.base = base
         self.limits = limits
         self.connections = connections
+        self.hashing = hashing
     }
 
     package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -40,6 +44,7 @@ package struct GuardedChannel<Base: ServerChildChannel & HTTPChannelHandler>: Se
     }
 
     package func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        guard let hashing else { return await base.handle(value: value, logger: logger) }
+        await hashing.serving { await base.handle(value: value, logger: logger) }
     }
 }

@@ -17,7 +17,10 @@ import NIOCore
 ///
 /// With the hashing queue full a sign-in goes the usual way, so its limits answer first and
 /// the hasher refuses it as before. A body still on its way suspends the task, which does not
-/// hold the thread; it resumes in the hashing queue.
+/// hold the thread; it resumes in the hashing queue. Each connection is served with a
+/// ``ConnectionExecutor`` (``serving(_:)``), so a connection that signs in again and again
+/// reaches its hashing thread straight from the event loop; a request of any other kind that
+/// resumes on a hashing thread is sent on to Swift's pool before it runs.
 package struct HashingThreadResponder: Sendable {
     /// The threads the sign-ins run on.
     package let pool: HashingPool
@@ -33,14 +36,30 @@ package struct HashingThreadResponder: Sendable {
     package func wrapping(_ base: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {
         let pool = pool, routes = routes
         return { (request: Request, writer: consuming ResponseWriter, channel: any Channel) async throws in
-            guard routes.contains(where: { $0.matches(request) }), pool.hasRoom else {
-                return try await base(request, writer, channel)
-            }
+            let signIn = routes.contains(where: { $0.matches(request) })
+            let connection = ConnectionExecutor.current
+            connection?.answering(signIn: signIn)
             var held: ResponseWriter? = consume writer
+            guard signIn, pool.hasRoom else {
+                guard connection != nil, pool.isCurrent else { return try await base(request, held.take()!, channel) }
+                // Resumed on a hashing thread after a sign-in; anything else goes to Swift's pool.
+                return try await withTaskExecutorPreference(globalConcurrentExecutor) {
+                    guard let writer = held.take() else { return }
+                    try await base(request, writer, channel)
+                }
+            }
             try await pool.runHere { () async throws in
                 guard let writer = held.take() else { return }
                 try await base(request, writer, channel)
             }
+        }
+    }
+
+    /// Serves one connection with a ``ConnectionExecutor`` as its tasks' executor preference.
+    package func serving(_ connection: () async -> Void) async {
+        let executor = ConnectionExecutor(pool: pool)
+        await ConnectionExecutor.$current.withValue(executor) {
+            await withTaskExecutorPreference(executor) { await connection() }
         }
     }
 }

@@ -73,7 +73,8 @@ public func buildApplication(
 }
 
 /// HTTP/1, over TLS when configured, with the connection guards (see ``GuardedChannel``), and
-/// the password sign-ins answered from `hashingThreads` when given.
+/// the password sign-ins answered from `hashingThreads` when given, each connection then served
+/// with a ``ConnectionExecutor``.
 package func serverBuilder(_ configuration: GatehouseConfiguration, hashingThreads: HashingThreadResponder?) throws -> HTTPServerBuilder {
     let limits = configuration.connections
     let connections = ConnectionCount()
@@ -82,8 +83,8 @@ package func serverBuilder(_ configuration: GatehouseConfiguration, hashingThrea
     return HTTPServerBuilder { base in
         let responder = hashingThreads?.wrapping(base) ?? base
         let plain = HTTP1Channel(responder: responder, configuration: http1)
-        guard let tls else { return GuardedChannel(base: plain, limits: limits, connections: connections) }
-        return GuardedChannel(base: try TLSChannel(plain, tlsConfiguration: tls), limits: limits, connections: connections)
+        guard let tls else { return GuardedChannel(base: plain, limits: limits, connections: connections, hashing: hashingThreads) }
+        return GuardedChannel(base: try TLSChannel(plain, tlsConfiguration: tls), limits: limits, connections: connections, hashing: hashingThreads)
     }
 }
 
