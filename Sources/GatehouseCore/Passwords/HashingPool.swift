@@ -175,8 +175,9 @@ package final class HashingPool: TaskExecutor, @unchecked Sendable {
     /// Runs `job` as `executor` on a hashing thread that has nothing else to do, ahead of any
     /// hash queued meanwhile; `false`, and nothing run, when every thread is busy.
     ///
-    /// Called on one of the pool's threads, that thread counts as free: the job it runs now is
-    /// suspending (``ConnectionExecutor``: a sign-in's connection, after its answer).
+    /// Called on one of the pool's threads, that thread counts as free, as the job it runs is
+    /// most often about to suspend (``ConnectionExecutor``: a sign-in's connection, after its
+    /// answer). Otherwise the job waits for the first thread that is, still ahead of the hashes.
     package func runOnIdleThread(_ job: UnownedJob, as executor: UnownedTaskExecutor) -> Bool {
         let here = isCurrent
         condition.lock()

@@ -39,15 +39,16 @@ package struct HashingThreadResponder: Sendable {
             let signIn = routes.contains(where: { $0.matches(request) })
             let connection = ConnectionExecutor.current
             connection?.answering(signIn: signIn)
-            var held: ResponseWriter? = consume writer
             guard signIn, pool.hasRoom else {
-                guard connection != nil, pool.isCurrent else { return try await base(request, held.take()!, channel) }
+                guard connection != nil, pool.isCurrent else { return try await base(request, writer, channel) }
                 // Resumed on a hashing thread after a sign-in; anything else goes to Swift's pool.
+                var held: ResponseWriter? = consume writer
                 return try await withTaskExecutorPreference(globalConcurrentExecutor) {
                     guard let writer = held.take() else { return }
                     try await base(request, writer, channel)
                 }
             }
+            var held: ResponseWriter? = consume writer
             try await pool.runHere { () async throws in
                 guard let writer = held.take() else { return }
                 try await base(request, writer, channel)
