@@ -21,7 +21,7 @@ package struct GuardedChannel<Base: ServerChildChannel & HTTPChannelHandler>: Se
 
     package var responder: HTTPChannelHandler.Responder { base.responder }
 
-    package init(base: Base, limits: ConnectionLimits, connections: ConnectionCount, hashing: HashingThreadResponder? = nil) {
+    package init(base: Base, limits: ConnectionLimits, connections: ConnectionCount, hashing: HashingThreadResponder?) {
         self.base = base
         self.limits = limits
         self.connections = connections
