@@ -1,11 +1,13 @@
 import Foundation
 import GatehouseCore
 import GatehouseModel
-import GatehouseServer
+import GatehouseSQL
+@testable import GatehouseServer
 import GatehouseTestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import LoginCore
 import Testing
 
@@ -68,6 +70,33 @@ import Testing
             #expect(try rest.decoded(ErrorBody.self).error == "sign_in_method_not_offered")
             let goTrue = try await client.postJSON("/auth/v1/signup", #"{"data":{}}"#, headers: SupabaseRouteTests.key)
             #expect(goTrue.status == .unprocessableContent && String(buffer: goTrue.body).contains("anonymous_provider_disabled"))
+        }
+    }
+
+    @Test func GA04_theServersHourlyPurgeRemovesGuestsUnusedForTheRetentionPeriodAndNoOtherAccount() async throws {
+        let fixture = try await Fixture(argon2: Fixture.cheap)
+        var configuration = fixture.configuration
+        Self.guestsOn(&configuration)
+        let logger = Logger(label: "test")
+        try await Storage.with(try DatabaseLocation(fixture.databasePath), logger: logger) { storage in
+            let services = try await buildRouterAndServices(configuration, repository: storage.repository, logger: logger).services
+            let guests = try #require(services.guests, "an app that offers guests has their service")
+            let client = ClientInfo(address: "192.0.2.1")
+            let old = try await services.pipeline.signIn(.anonymous, from: client).grant.user.id
+            fixture.clock.advance(by: 31 * 86400)
+            // Making a guest never removes another: only the purge does, off the request path.
+            let recent = try await services.pipeline.signIn(.anonymous, from: client).grant.user.id
+            #expect(try await storage.repository.user(id: old) != nil)
+            await AccountPurge(deletion: nil, guests: guests, logger: logger).pass()
+            #expect(try await storage.repository.user(id: old) == nil, "unused for 31 days, past the 30 kept")
+            #expect(try await storage.repository.user(id: recent) != nil)
+            let owner = try await storage.repository.passwordAccount(provider: .email, subject: Fixture.email)
+            #expect(owner != nil, "an account with a way in is never a guest")
+        }
+        configuration.signInMethods = SignInMethods(methods: [.email])
+        try await Storage.with(try DatabaseLocation(fixture.databasePath), logger: logger) { storage in
+            let services = try await buildRouterAndServices(configuration, repository: storage.repository, logger: logger).services
+            #expect(services.guests == nil, "an app without guests composes no guest service")
         }
     }
 }

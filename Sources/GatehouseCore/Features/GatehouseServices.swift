@@ -24,15 +24,18 @@ public struct GatehouseServices: Sendable {
     package let factors: SecondFactors?
     /// Deleting one's own account.
     package let deletion: AccountDeletion
+    /// Guest accounts, when the app offers them.
+    package let guests: GuestAccounts?
     /// Changing the email with both addresses confirming, when the app sends account mail.
     package let emailChange: EmailChange?
 
     package init(
         pipeline: SignInPipeline, accounts: EmailAccounts, profiles: Profiles, devices: Devices, phone: PhoneCodes?,
         passkeys: PasskeyService?, providers: ProviderSignIn?, factors: SecondFactors? = nil, deletion: AccountDeletion,
-        emailChange: EmailChange? = nil
+        emailChange: EmailChange? = nil, guests: GuestAccounts? = nil
     ) {
         self.emailChange = emailChange
+        self.guests = guests
         self.factors = factors
         self.deletion = deletion
         self.pipeline = pipeline

@@ -54,8 +54,10 @@ public func buildApplication(
     // worker; on SQLite one server owns the file, so a lease found at start is a dead process's.
     let sqlite = if case .sqlite = try DatabaseLocation(configuration.databasePath) { true } else { false }
     let worker = OutboxWorker(outbox: outbox, releasesLeasesAtStart: sqlite)
-    // Accounts their owners deleted with a grace period go once it is over.
-    let purge = configuration.accounts.deletionGraceDays > 0 ? AccountPurge(deletion: services.deletion, logger: logger) as any Service : nil
+    // Accounts their owners deleted with a grace period go once it is over; unused guests go too.
+    let deletion = configuration.accounts.deletionGraceDays > 0 ? services.deletion : nil
+    let purge = deletion != nil || services.guests != nil
+        ? AccountPurge(deletion: deletion, guests: services.guests, logger: logger) as any Service : nil
     let hashingThreads = hashingThreadResponder(configuration, pipeline: services.pipeline)
     let app = Application(
         router: router,

@@ -94,10 +94,10 @@ extension GatehouseServices {
                 policy: policy, qrCodes: LibQREncode(), mail: mail
             )
         }
+        let guests = configuration.signInMethods.offers(.anonymous)
+            ? GuestAccounts(context: context, throttles: repository, perAddressPerHour: configuration.abuse.guestsPerAddressPerHour) : nil
         var verifiers: [any GrantVerifier] = [accounts]
-        if configuration.signInMethods.offers(.anonymous) {
-            verifiers.append(GuestAccounts(context: context, throttles: repository, perAddressPerHour: configuration.abuse.guestsPerAddressPerHour))
-        }
+        if let guests { verifiers.append(guests) }
         if let phone { verifiers.append(phone) }
         if let providers { verifiers.append(providers) }
         if let passkeys { verifiers.append(passkeys) }
@@ -110,7 +110,7 @@ extension GatehouseServices {
             profiles: Profiles(context: context), devices: Devices(context: context), phone: phone, passkeys: passkeys,
             providers: providers, factors: factors,
             deletion: AccountDeletion(context: context, mail: mail) { user in try await providers?.revokeGrants(userID: user.id) },
-            emailChange: mail.map { EmailChange(context: context, mail: $0) }
+            emailChange: mail.map { EmailChange(context: context, mail: $0) }, guests: guests
         )
         return Composition(services: services, keys: keys, hasher: hasher, events: events, outbox: outbox)
     }

@@ -8,7 +8,9 @@ import Logging
 /// A guest is kept by adding any way in (an email, a phone, a provider, a passkey): the account
 /// id stays, so the app's data stays attached. Signing in to another account from a guest's
 /// device never merges the two: the answer names the account it was. Guests are limited per
-/// client address, and a guest unused for `accounts.anonymousRetentionDays` is removed.
+/// client address, and a guest unused for `accounts.anonymousRetentionDays` is removed by
+/// ``removeUnusedGuests()``, which `GatehouseServer`'s `AccountPurge` service runs hourly: off the
+/// request path, and whether or not new guests keep coming.
 package struct GuestAccounts: Sendable {
     let context: ServiceContext
     let throttles: any ThrottleRepository
@@ -34,7 +36,6 @@ package struct GuestAccounts: Sendable {
         let user = try await NewAccount(name: PersonName(full: ""), identities: [], passwordHash: nil).create(in: context.users, at: now)
         context.logger.info("Guest account made", metadata: ["user.id": "\(user.id)", "client.address": "\(client.address)"])
         context.report(.signedUp(userID: user.id), client: client)
-        if Int.random(in: 0..<64) == 0 { _ = try? await removeUnusedGuests() }
         return Verified(user: user, isNewUser: true)
     }
 
