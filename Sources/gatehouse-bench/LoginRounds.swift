@@ -17,6 +17,14 @@ import Synchronization
 /// after the last, and each phase is compared with the mean of the bounds either side of it;
 /// every round is printed, and the figures are the medians. Each phase is also compared with
 /// libsodium in `cores` helper processes at once (``HashWorker``, `serve --hashing-helpers`).
+///
+/// Each round also runs a server that does nothing but hash (``HashOnlyServer``) at 2
+/// connections, between bounds of its own: what any server reaches here with wrk on the same
+/// cores. And each phase reports the CPU this process spent per login besides its hash
+/// (``HashCPUTime``): the server's own cost per sign-in, which sets how far the phase falls
+/// short of the bound, measured on the same sign-ins as the hashes, so the minute-to-minute
+/// speed of the machine cancels out; and the hash's own CPU time against one hash of the
+/// bound's (`cores` ÷ the bound), which shows how much the rest slows the hashes down.
 enum LoginRounds {
     static let connections = [2, 8, 16]
 
@@ -24,6 +32,11 @@ enum LoginRounds {
         /// The bounds around each connection count's phase: the means of the ones before and after.
         var bounds: [Int: Bound]
         var logins: [Int: Double]
+        /// Each phase's CPU per login, besides and in its hash.
+        var cpu: [Int: WrkLoad.Measure]
+        /// The hash-only server's phase at 2 connections, and its bound.
+        var floor: WrkLoad.Measure
+        var floorBound: Bound
         /// Logins/s at 8 connections while 8 others read `/api/me`.
         var beside: Double
         var reads: Double
@@ -88,22 +101,43 @@ enum LoginRounds {
     @discardableResult
     static func run(_ client: LoadClient, token: String, rounds: Int, seconds: Double) async throws -> [Int: Double] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        let hashOnly = try HashOnlyServer()
+        defer { hashOnly.stop() }
         var done: [Round] = []
         for index in 1...rounds {
-            var logins: [Int: Double] = [:], bounds: [Int: Bound] = [:]
+            var logins: [Int: Double] = [:], bounds: [Int: Bound] = [:], cpu: [Int: WrkLoad.Measure] = [:]
+            var floor = WrkLoad.Measure(rate: 0, cpuPerRequest: 0, hashCPUPerRequest: 0), floorBound = Bound(threads: 1, processes: 1)
             var before = Self.bounds(cores: cores)
             for count in connections {
-                logins[count] = try await loginLoad(client).rate(connections: count, seconds: seconds)
+                let measured = try await loginLoad(client.base).measure(connections: count, seconds: seconds)
+                logins[count] = measured.rate
+                cpu[count] = measured
                 let after = Self.bounds(cores: cores)
                 bounds[count] = before.mean(after)
                 before = after
+                if count == 2 {
+                    floor = try await loginLoad(hashOnly.url).measure(connections: 2, seconds: seconds)
+                    let after = Self.bounds(cores: cores)
+                    floorBound = before.mean(after)
+                    before = after
+                }
             }
             let (beside, reads) = try await besideReads(client, token: token, seconds: seconds)
             let flood = try await Bench.meUnderLoginFlood(client, token: token, seconds: seconds)
-            let round = Round(bounds: bounds, logins: logins, beside: beside, reads: reads, floodP99: flood.p99)
+            let round = Round(
+                bounds: bounds, logins: logins, cpu: cpu, floor: floor, floorBound: floorBound, beside: beside, reads: reads, floodP99: flood.p99
+            )
             done.append(round)
             print(String(format: "round %d, logins/s (× the %d-thread bound around the phase, hashes/s; × the helper processes' bound): %@; at 8 beside 8 /api/me readers %.1f (%.2f× alone, %.0f reads/s); /api/me p99 in a login flood %.2f ms",
                          index, cores, describe(round), beside, beside / (logins[8] ?? 1), reads, flood.p99))
+            print(String(format: "round %d, a server that only hashes at 2 connections: %.1f (%.2f× %.1f); CPU per login besides / in its hash (one hash of the bound's), ms: %@; the hash-only server's %.3f / %.2f (%.2f)",
+                         index, floor.rate, floor.rate / floorBound.threads, floorBound.threads,
+                         connections.map { count in
+                             let measured = cpu[count] ?? floor, bound = bounds[count] ?? floorBound
+                             return String(format: "%d: %.3f / %.2f (%.2f)", count, (measured.cpuPerRequest - measured.hashCPUPerRequest) * 1000,
+                                           measured.hashCPUPerRequest * 1000, Double(cores) / bound.threads * 1000)
+                         }.joined(separator: ", "),
+                         (floor.cpuPerRequest - floor.hashCPUPerRequest) * 1000, floor.hashCPUPerRequest * 1000, Double(cores) / floorBound.threads * 1000))
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         var medians: [Int: Double] = [:]
@@ -114,6 +148,20 @@ enum LoginRounds {
             print(String(format: "logins/s at %2d connections, median of %d rounds: %.1f (%.2f× the %d-thread bound; target ≥ 0.90) (%.2f× %d helper processes)",
                          count, rounds, medians[count] ?? 0, ratio, cores, processes, cores))
         }
+        print(String(format: "a server that does nothing but hash (HashOnlyServer) at 2 connections, median of %d rounds: %.1f (%.2f× the %d-thread bound): what any server reaches here",
+                     rounds, median(done.map(\.floor.rate)), median(done.map { $0.floor.rate / $0.floorBound.threads }), cores))
+        func besides(_ measured: WrkLoad.Measure?) -> Double { ((measured?.cpuPerRequest ?? 0) - (measured?.hashCPUPerRequest ?? 0)) * 1000 }
+        func share(_ measured: WrkLoad.Measure?) -> Double { besides(measured) / max((measured?.hashCPUPerRequest ?? 0) * 1000, 1e-9) }
+        print(String(format: "server CPU per login besides its hash, median: %@ ms; the hash-only server's %.3f ms (%.3f×)",
+                     connections.map { count in
+                         String(format: "%d connections %.3f (%.3f× the hash's)", count, median(done.map { besides($0.cpu[count]) }), median(done.map { share($0.cpu[count]) }))
+                     }.joined(separator: ", "),
+                     median(done.map { besides($0.floor) }), median(done.map { share($0.floor) })))
+        print(String(format: "a hash's CPU time in the login phases ÷ one hash of the bound's (%d ÷ the bound), median: %@; the hash-only server's %.2f×",
+                     cores, connections.map { count in
+                         String(format: "%d connections %.2f×", count, median(done.map { ($0.cpu[count]?.hashCPUPerRequest ?? 0) / (Double(cores) / ($0.bounds[count]?.threads ?? 1)) }))
+                     }.joined(separator: ", "),
+                     median(done.map { $0.floor.hashCPUPerRequest / (Double(cores) / $0.floorBound.threads) })))
         let share = median(done.map { $0.beside / ($0.logins[8] ?? 1) })
         print(String(format: "logins at 8 connections beside a saturating /api/me load, median: %.2f× their rate alone (target ≥ 0.50)", share))
         let p99s = done.map(\.floodP99)
@@ -130,8 +178,8 @@ enum LoginRounds {
     }
 
     /// The login phases' load: wrk posting the bench account's password (``WrkLoad`` says why).
-    private static func loginLoad(_ client: LoadClient) -> WrkLoad {
-        WrkLoad(script: "scripts/wrk/login.lua", url: client.base,
+    private static func loginLoad(_ base: String) -> WrkLoad {
+        WrkLoad(script: "scripts/wrk/login.lua", url: base,
                 environment: ["EMAIL": LoadClient.email, "PASSWORD": LoadClient.password])
     }
 
@@ -139,7 +187,7 @@ enum LoginRounds {
     private static func besideReads(_ client: LoadClient, token: String, seconds: Double) async throws -> (Double, Double) {
         let readers = WrkLoad(script: "scripts/wrk/me.lua", url: client.base + "/api/me", environment: ["TOKEN": token])
         async let reads = readers.rate(connections: 8, seconds: seconds)
-        let logins = try await loginLoad(client).rate(connections: 8, seconds: seconds)
+        let logins = try await loginLoad(client.base).rate(connections: 8, seconds: seconds)
         return (logins, try await reads)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// A load phase run by wrk, the C load generator issue 41's figures were first taken with.
 ///
@@ -20,12 +21,33 @@ struct WrkLoad {
 
     /// Requests per second over `seconds` at `connections`; throws if any answer was not 2xx.
     func rate(connections: Int, seconds: Double) async throws -> Double {
+        try await measure(connections: connections, seconds: seconds).rate
+    }
+
+    /// What one phase measured.
+    struct Measure {
+        var rate: Double
+        /// The CPU seconds this process spent per request: the server's, when it runs here and
+        /// nothing else does.
+        var cpuPerRequest: Double
+        /// Of those, the seconds in argon2id hashes (``HashCPUTime``).
+        var hashCPUPerRequest: Double
+    }
+
+    /// Requests per second over `seconds` at `connections`, and the CPU this process spent per
+    /// request meanwhile, in all and hashing; throws if any answer was not 2xx.
+    func measure(connections: Int, seconds: Double) async throws -> Measure {
+        let cpu = ProcessCPU.seconds(), hashing = HashCPUTime.total.seconds
         let output = try await run(["-t1", "-c\(connections)", "-d\(Int(seconds.rounded()))s", "-s", script, url])
+        let spent = ProcessCPU.seconds() - cpu, spentHashing = HashCPUTime.total.seconds - hashing
         let failed = Self.number(after: "Non-2xx or 3xx responses:", in: output) ?? 0
-        guard failed == 0, let rate = Self.number(after: "Requests/sec:", in: output) else {
+        guard failed == 0, let rate = Self.number(after: "Requests/sec:", in: output),
+              let requests = output.split(separator: "\n").first(where: { $0.contains(" requests in ") })?
+                .split(separator: " ").first.flatMap({ Double($0) }), requests > 0
+        else {
             throw Failure(description: "wrk \(script) at \(connections) connections: \(failed) failed answers\n\(output)")
         }
-        return rate
+        return Measure(rate: rate, cpuPerRequest: spent / requests, hashCPUPerRequest: spentHashing / requests)
     }
 
     /// Runs wrk without blocking a thread (the server in this process needs them all) and
@@ -52,5 +74,14 @@ struct WrkLoad {
         guard let line = output.split(separator: "\n").first(where: { $0.contains(label) }),
               let field = line.split(separator: ":").last?.split(separator: " ").first else { return nil }
         return Double(field)
+    }
+}
+
+/// The CPU time this process has spent, user and system, in seconds.
+enum ProcessCPU {
+    static func seconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 }

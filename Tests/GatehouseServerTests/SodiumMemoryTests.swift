@@ -106,6 +106,25 @@ import Testing
         #expect(faults < pagesOfAHash / 20, "\(faults)")
     }
 
+    /// The benchmark's split of a sign-in's CPU: each hash's own CPU time is added to
+    /// ``HashCPUTime`` (other tests' hashes may add theirs meanwhile, never less).
+    @Test func eachHashsCPUTimeIsAddedToTheProcesssHashingTotal() throws {
+        let before = HashCPUTime.total
+        let thread = Self.threadCPUSeconds()
+        _ = try hash("counted", scratch: Argon2Scratch())
+        let spent = Self.threadCPUSeconds() - thread
+        let after = HashCPUTime.total
+        #expect(after.hashes - before.hashes >= 1)
+        #expect(after.seconds - before.seconds >= spent * 0.5, "\(after.seconds - before.seconds) s counted, \(spent) s spent")
+        #expect(spent > 0)
+    }
+
+    private static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     private func hash(_ password: String, scratch: Argon2Scratch?) throws -> [UInt8] {
         try Argon2.Sodium.hashHere(Array(password.utf8), salt: salt, parameters: .owasp, length: 32, scratch: scratch)
     }

@@ -32,15 +32,18 @@ extension Argon2 {
             return try hashHere(password, salt: salt, parameters: parameters, length: length)
         }
 
-        /// The hash on the calling thread, in its ``Argon2Scratch`` if it has one (a hashing thread).
+        /// The hash on the calling thread, in its ``Argon2Scratch`` if it has one (a hashing
+        /// thread); its CPU time is added to ``HashCPUTime``.
         package static func hashHere(
             _ password: [UInt8], salt: [UInt8], parameters: Argon2Parameters, length: Int,
             scratch: Argon2Scratch? = Argon2Scratch.existing
         ) throws -> [UInt8] {
-            guard let hash = SodiumArgon2id.hash(
-                password, salt: salt, iterations: parameters.iterations, memoryKiB: parameters.memoryKiB, length: length,
-                scratch: scratch
-            ) else { throw Argon2Error(code: ARGON2_MEMORY_ALLOCATION_ERROR.rawValue) }
+            guard let hash = HashCPUTime.measure({
+                SodiumArgon2id.hash(
+                    password, salt: salt, iterations: parameters.iterations, memoryKiB: parameters.memoryKiB, length: length,
+                    scratch: scratch
+                )
+            }) else { throw Argon2Error(code: ARGON2_MEMORY_ALLOCATION_ERROR.rawValue) }
             return hash
         }
     }
