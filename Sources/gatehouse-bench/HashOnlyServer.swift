@@ -56,21 +56,16 @@ final class HashOnlyServer: @unchecked Sendable {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
-            guard let (headEnd, bodyLength) = Self.head(in: buffer) else {
-                let read = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-                guard read > 0 else { return }
-                buffer += chunk[..<read]
+            if let (headEnd, bodyLength) = Self.head(in: buffer), buffer.count >= headEnd + bodyLength {
+                try? hash(Array(buffer[headEnd..<headEnd + bodyLength]), salt)
+                buffer.removeFirst(headEnd + bodyLength)
+                guard answer.withUnsafeBytes({ send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == answer.count else { return }
                 continue
             }
-            guard buffer.count >= headEnd + bodyLength else {
-                let read = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-                guard read > 0 else { return }
-                buffer += chunk[..<read]
-                continue
-            }
-            try? hash(Array(buffer[headEnd..<headEnd + bodyLength]), salt)
-            buffer.removeFirst(headEnd + bodyLength)
-            guard answer.withUnsafeBytes({ send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == answer.count else { return }
+            // No whole request yet: read more.
+            let read = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard read > 0 else { return }
+            buffer += chunk[..<read]
         }
     }
 

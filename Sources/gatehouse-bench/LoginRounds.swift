@@ -132,12 +132,12 @@ enum LoginRounds {
                          index, cores, describe(round), beside, beside / (logins[8] ?? 1), reads, flood.p99))
             print(String(format: "round %d, a server that only hashes at 2 connections: %.1f (%.2f× %.1f); CPU per login besides / in its hash (one hash of the bound's), ms: %@; the hash-only server's %.3f / %.2f (%.2f)",
                          index, floor.rate, floor.rate / floorBound.threads, floorBound.threads,
-                         connections.map { count in
-                             let measured = cpu[count] ?? floor, bound = bounds[count] ?? floorBound
-                             return String(format: "%d: %.3f / %.2f (%.2f)", count, (measured.cpuPerRequest - measured.hashCPUPerRequest) * 1000,
+                         connections.compactMap { count in
+                             guard let measured = cpu[count], let bound = bounds[count] else { return nil }
+                             return String(format: "%d: %.3f / %.2f (%.2f)", count, measured.besidesHash * 1000,
                                            measured.hashCPUPerRequest * 1000, Double(cores) / bound.threads * 1000)
                          }.joined(separator: ", "),
-                         (floor.cpuPerRequest - floor.hashCPUPerRequest) * 1000, floor.hashCPUPerRequest * 1000, Double(cores) / floorBound.threads * 1000))
+                         floor.besidesHash * 1000, floor.hashCPUPerRequest * 1000, Double(cores) / floorBound.threads * 1000))
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         var medians: [Int: Double] = [:]
@@ -150,8 +150,8 @@ enum LoginRounds {
         }
         print(String(format: "a server that does nothing but hash (HashOnlyServer) at 2 connections, median of %d rounds: %.1f (%.2f× the %d-thread bound): what any server reaches here",
                      rounds, median(done.map(\.floor.rate)), median(done.map { $0.floor.rate / $0.floorBound.threads }), cores))
-        func besides(_ measured: WrkLoad.Measure?) -> Double { ((measured?.cpuPerRequest ?? 0) - (measured?.hashCPUPerRequest ?? 0)) * 1000 }
-        func share(_ measured: WrkLoad.Measure?) -> Double { besides(measured) / max((measured?.hashCPUPerRequest ?? 0) * 1000, 1e-9) }
+        func besides(_ measured: WrkLoad.Measure?) -> Double { (measured?.besidesHash ?? 0) * 1000 }
+        func share(_ measured: WrkLoad.Measure?) -> Double { (measured?.besidesHash ?? 0) / max(measured?.hashCPUPerRequest ?? 0, 1e-12) }
         print(String(format: "server CPU per login besides its hash, median: %@ ms; the hash-only server's %.3f ms (%.3f×)",
                      connections.map { count in
                          String(format: "%d connections %.3f (%.3f× the hash's)", count, median(done.map { besides($0.cpu[count]) }), median(done.map { share($0.cpu[count]) }))

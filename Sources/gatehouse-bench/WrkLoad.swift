@@ -32,14 +32,17 @@ struct WrkLoad {
         var cpuPerRequest: Double
         /// Of those, the seconds in argon2id hashes (``HashCPUTime``).
         var hashCPUPerRequest: Double
+
+        /// The CPU seconds per request besides the hash: the server's own cost.
+        var besidesHash: Double { cpuPerRequest - hashCPUPerRequest }
     }
 
     /// Requests per second over `seconds` at `connections`, and the CPU this process spent per
     /// request meanwhile, in all and hashing; throws if any answer was not 2xx.
     func measure(connections: Int, seconds: Double) async throws -> Measure {
-        let cpu = ProcessCPU.seconds(), hashing = HashCPUTime.total.seconds
+        let cpu = TargetBench.cpuSeconds([getpid()]), hashing = HashCPUTime.total.seconds
         let output = try await run(["-t1", "-c\(connections)", "-d\(Int(seconds.rounded()))s", "-s", script, url])
-        let spent = ProcessCPU.seconds() - cpu, spentHashing = HashCPUTime.total.seconds - hashing
+        let spent = TargetBench.cpuSeconds([getpid()]) - cpu, spentHashing = HashCPUTime.total.seconds - hashing
         let failed = Self.number(after: "Non-2xx or 3xx responses:", in: output) ?? 0
         guard failed == 0, let rate = Self.number(after: "Requests/sec:", in: output),
               let requests = output.split(separator: "\n").first(where: { $0.contains(" requests in ") })?
@@ -74,14 +77,5 @@ struct WrkLoad {
         guard let line = output.split(separator: "\n").first(where: { $0.contains(label) }),
               let field = line.split(separator: ":").last?.split(separator: " ").first else { return nil }
         return Double(field)
-    }
-}
-
-/// The CPU time this process has spent, user and system, in seconds.
-enum ProcessCPU {
-    static func seconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 }
