@@ -92,10 +92,21 @@ import Testing
         }
     }
 
-    @Test func aFullQueueDropsAndSaysSoWithoutBlocking() async throws {
-        let queue = DeliveryQueue(capacity: 2, logger: Logger(label: "test"))
+    @Test func aFullQueueRefusesWithoutBlockingAndABurstOfRefusalsIsOneWarning() async throws {
+        let sink = LogSink()
+        let queue = DeliveryQueue(capacity: 2, refusalReportInterval: .milliseconds(200), logger: Logger(label: "test") { _ in sink })
         #expect(queue.enqueue {})
         #expect(queue.enqueue {})
         #expect(!queue.enqueue {}, "the third waits for no one")
+        for _ in 0..<50 { #expect(!queue.enqueue {}) }
+        let warnings = sink.text.split(separator: "\n").filter { $0.contains("Delivery queue full") }
+        #expect(warnings.count == 1, "the first refusal is reported, the burst behind it waits for the next report: \(warnings)")
+        #expect(warnings.first?.hasPrefix("warning ") == true, "a refusal loses no outbox message: \(warnings)")
+        #expect(warnings.first?.contains("\"delivery.refused\": 1") == true, "\(warnings)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!queue.enqueue {})
+        let later = sink.text.split(separator: "\n").filter { $0.contains("Delivery queue full") }
+        #expect(later.count == 2, "\(later)")
+        #expect(later.last?.contains("\"delivery.refused\": 51") == true, "the burst is counted in the next report: \(later)")
     }
 }
