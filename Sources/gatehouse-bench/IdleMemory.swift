@@ -26,7 +26,7 @@ enum IdleMemory {
         process.standardOutput = output
         try process.run()
         defer { process.terminate(); process.waitUntilExit() }
-        let line = try await Task.detached { String(decoding: output.fileHandleForReading.availableData, as: UTF8.self) }.value
+        let line = await Task.detached { String(decoding: output.fileHandleForReading.availableData, as: UTF8.self) }.value
         guard let range = line.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) else {
             throw LoadClient.Failure(description: "serve --demo did not say where it listens: \(line)")
         }

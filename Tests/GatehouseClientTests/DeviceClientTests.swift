@@ -46,7 +46,7 @@ import Testing
     @Test func A004_theClientYieldsTheEventsItsScreensReport() async throws {
         try await PasskeyClientTests.withServer { server in
             let client = AuthClient(transport: try RESTTransport(baseURL: server.url), store: InMemorySessionStore())
-            let stream = await client.analytics
+            let stream = client.analytics
             let form = LoginForm()
             var state = form.initialState()
             var pending = form.send(.appeared, to: &state) + form.send(.emailChanged(PasskeyClientTests.email), to: &state)

@@ -49,6 +49,7 @@ struct CoreHarness {
     )
 
     /// Runs `body` against fresh services over a new SQLite file, removed afterwards.
+    @discardableResult
     static func with<T>(_ configure: (inout Options) -> Void = { _ in }, _ body: (CoreHarness) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-core-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

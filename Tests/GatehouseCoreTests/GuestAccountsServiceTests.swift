@@ -25,7 +25,7 @@ import Testing
                 userID: account.id, provider: .email, subject: "kept@example.com", verifiedAt: core.clock.now, createdAt: core.clock.now
             ))
             core.clock.advance(11)
-            let refreshed = try await core.pipeline.refresh(try #require(guest.grant.refreshToken))
+            let refreshed = try await core.pipeline.refresh(guest.grant.refreshToken)
             #expect(refreshed.user.id == account.id && refreshed.account?.isAnonymous == false)
             #expect(try await core.pipeline.tokens.verify(refreshed.accessToken, now: core.clock.now).isAnonymous == nil)
         }

@@ -64,7 +64,7 @@ package final class HashWorker {
         lastUse = .now
         guard running || start() else { return nil }
         var bytes = request.encoded
-        defer { bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { bytes.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         guard Descriptor.write(socket, bytes), let answer = HashReply.read(from: socket, length: Int(request.length)) else {
             Self.logger.warning("hashing helper stopped answering; hashing on the thread", metadata: ["pid": "\(process)"])
             stop()  // the next hash starts a new one

@@ -72,7 +72,7 @@ package struct SMTPClient: Sendable {
         try await conversation.command("RCPT TO:<\(recipient)>", expect: [250, 251])
         try await conversation.command("DATA", expect: [354])
         try await conversation.command(MailMIME.dotStuffed(mail) + ".", expect: [250], label: "the message")
-        try? await conversation.command("QUIT", expect: [221])
+        _ = try? await conversation.command("QUIT", expect: [221])
     }
 
     private static func isIPAddress(_ host: String) -> Bool {

@@ -74,7 +74,7 @@ package final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChann
         guard connections.open(limit: limits.maxConnections) else {
             phase = .refused
             logger.warning("Connection refused: too many open connections", metadata: ["limit": "\(limits.maxConnections)"])
-            context.writeAndFlush(wrapOutboundOut(Self.refusal)).whenComplete { _ in context.close(promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(Self.refusal)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             return
         }
         phase = .awaitingRequest
@@ -94,7 +94,7 @@ package final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChann
         case .awaitingRequest:
             phase = .readingHead
             let seconds = limits.headerTimeout
-            headerDeadline = context.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) { [weak self] in
+            headerDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(seconds * 1000))) { [weak self] in
                 self?.headerTimedOut()
             }
         case .readingHead, .inRequest:

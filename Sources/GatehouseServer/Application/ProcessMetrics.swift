@@ -15,12 +15,15 @@ final class ProcessMetrics: Sendable {
     private let cpuSoFar = Mutex(0.0)
 
     init(registry: PrometheusCollectorRegistry) {
-        cpu = registry.makeCounter(name: "process_cpu_seconds_total", help: "User and system CPU time spent, in seconds.")
-        resident = registry.makeGauge(name: "process_resident_memory_bytes", help: "Resident memory size in bytes.")
-        virtual = registry.makeGauge(name: "process_virtual_memory_bytes", help: "Virtual memory size in bytes.")
-        openFiles = registry.makeGauge(name: "process_open_fds", help: "Number of open file descriptors.")
-        maxFiles = registry.makeGauge(name: "process_max_fds", help: "Maximum number of open file descriptors.")
-        started = registry.makeGauge(name: "process_start_time_seconds", help: "Start time of the process since the epoch, in seconds.")
+        func named(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "process", metricName: name, unitName: unit, helpText: help)
+        }
+        cpu = registry.makeCounter(descriptor: named("cpu_seconds", "total", "User and system CPU time spent, in seconds."))
+        resident = registry.makeGauge(descriptor: named("resident_memory", "bytes", "Resident memory size in bytes."))
+        virtual = registry.makeGauge(descriptor: named("virtual_memory", "bytes", "Virtual memory size in bytes."))
+        openFiles = registry.makeGauge(descriptor: named("open", "fds", "Number of open file descriptors."))
+        maxFiles = registry.makeGauge(descriptor: named("max", "fds", "Maximum number of open file descriptors."))
+        started = registry.makeGauge(descriptor: named("start_time", "seconds", "Start time of the process since the epoch, in seconds."))
     }
 
     func update() {

@@ -59,6 +59,7 @@ struct Fixture {
 
     /// Runs `body` with an administration over a second connection to the same file, as the
     /// CLI would while the server runs.
+    @discardableResult
     func withAdministration<T>(_ body: (UserAdministration) async throws -> T) async throws -> T {
         let clock = clock, argon2 = argon2
         return try await Storage.with(try DatabaseLocation(databasePath), logger: Logger(label: "test")) { storage in
@@ -103,7 +104,7 @@ struct Fixture {
             for table in tables {
                 for row in try await storage.repository.database.select().column("*").from(table).all() {
                     for column in row.allColumns {
-                        if let value = try? row.decode(column: column, as: String?.self) { text += (value ?? "") + "\n" }
+                        if let value = try? row.decode(column: column, as: String?.self) { text += value + "\n" }
                     }
                 }
             }
