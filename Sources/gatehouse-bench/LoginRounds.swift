@@ -31,8 +31,7 @@ enum LoginRounds {
     struct Round {
         /// The bounds around each connection count's phase: the means of the ones before and after.
         var bounds: [Int: Bound]
-        var logins: [Int: Double]
-        /// Each phase's CPU per login, besides and in its hash.
+        /// Each phase's logins/s and CPU per login, besides and in its hash.
         var cpu: [Int: WrkLoad.Measure]
         /// The hash-only server's phase at 2 connections, and its bound.
         var floor: WrkLoad.Measure
@@ -42,6 +41,9 @@ enum LoginRounds {
         var reads: Double
         /// `/api/me` p99, in milliseconds, while 8 connections flood the login route.
         var floodP99: Double
+
+        /// Each phase's logins/s.
+        var logins: [Int: Double] { cpu.mapValues(\.rate) }
     }
 
     /// Hashes per second with `threads` threads hashing at once for `seconds`; with
@@ -105,13 +107,11 @@ enum LoginRounds {
         defer { hashOnly.stop() }
         var done: [Round] = []
         for index in 1...rounds {
-            var logins: [Int: Double] = [:], bounds: [Int: Bound] = [:], cpu: [Int: WrkLoad.Measure] = [:]
+            var bounds: [Int: Bound] = [:], cpu: [Int: WrkLoad.Measure] = [:]
             var floor = WrkLoad.Measure(rate: 0, cpuPerRequest: 0, hashCPUPerRequest: 0), floorBound = Bound(threads: 1, processes: 1)
             var before = Self.bounds(cores: cores)
             for count in connections {
-                let measured = try await loginLoad(client.base).measure(connections: count, seconds: seconds)
-                logins[count] = measured.rate
-                cpu[count] = measured
+                cpu[count] = try await loginLoad(client.base).measure(connections: count, seconds: seconds)
                 let after = Self.bounds(cores: cores)
                 bounds[count] = before.mean(after)
                 before = after
@@ -125,11 +125,11 @@ enum LoginRounds {
             let (beside, reads) = try await besideReads(client, token: token, seconds: seconds)
             let flood = try await Bench.meUnderLoginFlood(client, token: token, seconds: seconds)
             let round = Round(
-                bounds: bounds, logins: logins, cpu: cpu, floor: floor, floorBound: floorBound, beside: beside, reads: reads, floodP99: flood.p99
+                bounds: bounds, cpu: cpu, floor: floor, floorBound: floorBound, beside: beside, reads: reads, floodP99: flood.p99
             )
             done.append(round)
             print(String(format: "round %d, logins/s (× the %d-thread bound around the phase, hashes/s; × the helper processes' bound): %@; at 8 beside 8 /api/me readers %.1f (%.2f× alone, %.0f reads/s); /api/me p99 in a login flood %.2f ms",
-                         index, cores, describe(round), beside, beside / (logins[8] ?? 1), reads, flood.p99))
+                         index, cores, describe(round), beside, beside / (round.logins[8] ?? 1), reads, flood.p99))
             print(String(format: "round %d, a server that only hashes at 2 connections: %.1f (%.2f× %.1f); CPU per login besides / in its hash (one hash of the bound's), ms: %@; the hash-only server's %.3f / %.2f (%.2f)",
                          index, floor.rate, floor.rate / floorBound.threads, floorBound.threads,
                          connections.compactMap { count in
