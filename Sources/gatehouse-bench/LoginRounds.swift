@@ -151,15 +151,27 @@ enum LoginRounds {
         print(String(format: "a server that does nothing but hash (HashOnlyServer) at 2 connections, median of %d rounds: %.1f (%.2f× the %d-thread bound): what any server reaches here",
                      rounds, median(done.map(\.floor.rate)), median(done.map { $0.floor.rate / $0.floorBound.threads }), cores))
         func besides(_ measured: WrkLoad.Measure?) -> Double { (measured?.besidesHash ?? 0) * 1000 }
-        func share(_ measured: WrkLoad.Measure?) -> Double { (measured?.besidesHash ?? 0) / max(measured?.hashCPUPerRequest ?? 0, 1e-12) }
-        print(String(format: "server CPU per login besides its hash, median: %@ ms; the hash-only server's %.3f ms (%.3f×)",
+        /// A median of per-round ratios whose denominator is the hashes' CPU in this process, or
+        /// what stands in for it when the hashes ran in helper processes
+        /// (`BENCH_HASHING_HELPERS=1`), whose CPU this process does not see.
+        func ofHashes(_ phases: [WrkLoad.Measure?], _ ratio: (WrkLoad.Measure, Int) -> Double, _ format: String) -> String {
+            let ratios = phases.enumerated().compactMap { round, measured in
+                measured.flatMap { $0.hashCPUPerRequest > 0 ? ratio($0, round) : nil }
+            }
+            return ratios.count == phases.count ? String(format: format, median(ratios)) : "its hashes in helper processes"
+        }
+        let sharePerRound = { (measured: WrkLoad.Measure, _: Int) in measured.besidesHash / measured.hashCPUPerRequest }
+        print(String(format: "server CPU per login besides its hash, median: %@ ms; the hash-only server's %.3f ms (%@)",
                      connections.map { count in
-                         String(format: "%d connections %.3f (%.3f× the hash's)", count, median(done.map { besides($0.cpu[count]) }), median(done.map { share($0.cpu[count]) }))
+                         String(format: "%d connections %.3f (%@)", count, median(done.map { besides($0.cpu[count]) }),
+                                ofHashes(done.map { $0.cpu[count] }, sharePerRound, "%.3f× the hash's"))
                      }.joined(separator: ", "),
-                     median(done.map { besides($0.floor) }), median(done.map { share($0.floor) })))
+                     median(done.map { besides($0.floor) }), ofHashes(done.map(\.floor), sharePerRound, "%.3f×")))
         print(String(format: "a hash's CPU time in the login phases ÷ one hash of the bound's (%d ÷ the bound), median: %@; the hash-only server's %.2f×",
                      cores, connections.map { count in
-                         String(format: "%d connections %.2f×", count, median(done.map { ($0.cpu[count]?.hashCPUPerRequest ?? 0) / (Double(cores) / ($0.bounds[count]?.threads ?? 1)) }))
+                         "\(count) connections " + ofHashes(done.map { $0.cpu[count] }, { measured, round in
+                             measured.hashCPUPerRequest / (Double(cores) / (done[round].bounds[count]?.threads ?? 1))
+                         }, "%.2f×")
                      }.joined(separator: ", "),
                      median(done.map { $0.floor.hashCPUPerRequest / (Double(cores) / $0.floorBound.threads) })))
         let share = median(done.map { $0.beside / ($0.logins[8] ?? 1) })
