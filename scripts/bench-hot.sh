@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The hot paths as a new user measures them: a release `gatehouse serve --demo` on SQLite, loaded
 # by wrk on loopback, with the limits raised so one address can load it. Prints one table of
-# figures and ratios against their physical bounds (issue 25); logins against the two-thread
+# figures and ratios against their physical bounds (issue 25): logins against the two-thread
 # (`cores`-thread) argon2id bound measured right before and after each login phase, as
-# gatehouse-bench's rounds do (issue 41), each phase once, so read them beside those rounds. Run by scripts/bench.sh after the
-# release builds; the argument is seconds per phase (default 8).
+# gatehouse-bench's rounds do (issue 41); each phase runs once, so read it beside those rounds.
+# Run by scripts/bench.sh after the release builds; the argument is seconds per phase (default 8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh wrk curl
@@ -35,7 +35,12 @@ field() { python3 -c "import json, sys; print(json.load(sys.stdin)['$1'])"; }
 $bench hashes | tee "$scratch/hashes"
 # The logins' bound: that implementation on `cores` threads at once, hashes/s, for 3 s (the
 # machine's speed drifts from minute to minute, so it is taken around each login phase).
-bound() { $bench bound 3 | awk '/threads/ { print $2; exit }'; }
+bound() {
+  local rate
+  rate=$($bench bound 3 | awk '/threads/ { print $2; exit }')
+  [ -n "$rate" ] || { echo "bench-hot: gatehouse-bench bound printed no rate" >&2; return 1; }
+  echo "$rate"
+}
 
 # 2. The server, as the README's demo starts it, with the limits out of the way.
 # The binary as a deployed server sees it: written back, not dirty in the page cache (a
