@@ -47,8 +47,7 @@ echo "bench-peer: $(nproc) cores, ${seconds} s per phase, logins/s (non-2xx or s
 printf '%-6s %-9s %-12s %s\n' round bound connections "Gatehouse (errors) ×bound | fastapi-users (errors)"
 declare -A gh pe
 for round in 1 2 3; do
-  # The threads' rate only: `bound` prints the helper processes' rate on a second line.
-  bound=$(.build/release/gatehouse-bench bound 3 | awk '/threads/ { print $2; exit }')
+  bound=$(.build/release/gatehouse-bench bound 3 | awk '{ print $2 }')
   [ -n "$bound" ] || { echo "bench-peer: gatehouse-bench bound printed no rate" >&2; exit 1; }
   for c in 2 8 16; do
     wrk -t2 -c"$c" -d"${seconds}s" -s scripts/wrk/login.lua "$gatehouse" >"$scratch/g"

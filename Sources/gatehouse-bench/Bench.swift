@@ -49,8 +49,9 @@ struct Bench {
         // `gatehouse-bench memory`: only the idle RSS of `serve --demo`, before and after logins.
         if arguments.first == "memory" { return try await IdleMemory.report() }
         // `gatehouse-bench bound [seconds]`: libsodium's argon2id (in reused memory, as the server
-        // hashes) on every core at once, hashes/s; `bounds [seconds]`: every implementation that
-        // way (libsodium as shipped too), then libsodium in helper processes.
+        // hashes) on every core at once, hashes/s, one line (scripts read it); `bounds [seconds]`:
+        // every implementation that way (libsodium as shipped too), then libsodium in helper
+        // processes.
         if arguments.first == "bound" || arguments.first == "bounds" {
             let threads = ProcessInfo.processInfo.activeProcessorCount
             let seconds = Double(arguments.dropFirst().first ?? "") ?? 3
@@ -59,6 +60,7 @@ struct Bench {
                 let rate = LoginRounds.parallelBound(threads: threads, seconds: seconds, candidate: candidate)
                 print(String(format: "bound: %.1f hashes/s on %d threads (%@)", rate, threads, candidate.name))
             }
+            guard arguments.first == "bounds" else { return }
             let helpers = LoginRounds.parallelBound(threads: threads, seconds: seconds, inHelpers: true)
             print(String(format: "bound: %.1f hashes/s in %d helper processes (libsodium, `--hashing-helpers`' way)", helpers, threads))
             return
